@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { ServiceNames } from '@fleet/contracts';
+import { readServiceConfig, runService } from '@fleet/platform';
+import { AlertEngineModule } from '@fleet/alert-engine-service';
+
+const service = ServiceNames.alertEngine;
+
+void runService(
+  service,
+  (env) => readServiceConfig(service, env, { httpPort: 3005 }),
+  () => [AlertEngineModule],
+);

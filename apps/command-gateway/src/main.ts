@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { ServiceNames } from '@fleet/contracts';
+import { readServiceConfig, runService } from '@fleet/platform';
+import { CommandGatewayModule } from '@fleet/command-gateway-service';
+
+const service = ServiceNames.commandGateway;
+
+void runService(
+  service,
+  (env) => readServiceConfig(service, env, { httpPort: 3004 }),
+  () => [CommandGatewayModule],
+);

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { AlertEngineModule } from '@fleet/alert-engine-service';
+import { AuthModule } from '@fleet/auth-service';
+import { CommandGatewayModule } from '@fleet/command-gateway-service';
+import { createServiceApp, installJsonLogging, loadConfigOrExit, onShutdownSignal, startServiceApp } from '@fleet/platform';
+import { QueryApiModule } from '@fleet/query-api-service';
+import { TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
+import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
+import { readFleetConfig } from './fleet-config';
+
+/** Every service module in one process: the platform as a newcomer first meets it. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit('fleet', readFleetConfig);
+  installJsonLogging(config.service, config.log.level);
+  let database: EmbeddedDatabase | undefined;
+  let stopApp = async () => undefined as void;
+  onShutdownSignal(async () => {
+    await stopApp();
+    await database?.stop();
+  });
+
+  if (config.embeddedDatabase) {
+    database = await startEmbeddedDatabase(config.embeddedDatabase.dataDir, config.embeddedDatabase.port);
+  }
+  const effective = database ? { ...config, database: { ...config.database, url: database.url } } : config;
+
+  const app = await createServiceApp(effective, [
+    AuthModule,
+    TelemetryIngestModule,
+    QueryApiModule,
+    CommandGatewayModule,
+    AlertEngineModule,
+    WebhookDispatcherModule,
+  ]);
+  stopApp = () => app.close();
+  await startServiceApp(app, effective);
+  const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
+  process.stdout.write(
+    `\nFleet Telemetry is running at http://${host}:${config.http.port}  (readiness: /health/ready, Ctrl-C stops it)\n\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fleet failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

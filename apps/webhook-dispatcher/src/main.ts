@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { ServiceNames } from '@fleet/contracts';
+import { readServiceConfig, runService } from '@fleet/platform';
+import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+
+const service = ServiceNames.webhookDispatcher;
+
+void runService(
+  service,
+  (env) => readServiceConfig(service, env, { httpPort: 3006 }),
+  () => [WebhookDispatcherModule],
+);

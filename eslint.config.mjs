@@ -1,0 +1,69 @@
+// Lint is where architecture is enforced: a boundary violation or a floating promise fails `npm run lint`.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+// Which kind of project may import which. Tags live in each project's project.json.
+const typeConstraints = [
+  // Event and route contracts are framework-free: producers and consumers of every service share them.
+  {
+    sourceTag: 'type:contracts',
+    onlyDependOnLibsWithTags: [],
+    bannedExternalImports: ['@nestjs/*', 'typeorm', 'kafkajs', 'pg', 'fastify'],
+  },
+  { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:service'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:testing'] },
+];
+
+// A service's code never reaches into another service: it learns about the world through Kafka topics.
+const services = ['auth', 'telemetry-ingest', 'query-api', 'command-gateway', 'alert-engine', 'webhook-dispatcher'];
+const scopeConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  ...services.map((service) => ({
+    sourceTag: `scope:${service}`,
+    onlyDependOnLibsWithTags: ['scope:shared', `scope:${service}`],
+  })),
+  { sourceTag: 'scope:fleet', onlyDependOnLibsWithTags: ['*'] },
+];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', 'dist/**', 'coverage/**', '.data/**', '.nx/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          banTransitiveDependencies: false,
+          depConstraints: [...typeConstraints, ...scopeConstraints],
+        },
+      ],
+      // Public entry points only: no reaching into another project's src/.
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@fleet/*/*'], message: 'Import a library through its public entry point.' }] },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,4 @@
+export * from './api-error';
+export * from './api-exception';
+export * from './to-api-error';
+export * from './global-exception.filter';

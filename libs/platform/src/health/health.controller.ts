@@ -1,0 +1,22 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { HealthRegistry } from './health.registry';
+
+/** Probes for orchestrators: liveness says the process works, readiness that its dependencies do. */
+@Controller('health')
+export class HealthController {
+  constructor(private readonly registry: HealthRegistry) {}
+
+  @Get('live')
+  @HttpCode(200)
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
+    const { ready, checks } = await this.registry.evaluate(2_000);
+    void reply.status(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'not ready', checks };
+  }
+}

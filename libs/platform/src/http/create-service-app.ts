@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { GlobalExceptionFilter } from '@fleet/errors';
+import { DynamicModule, Logger, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger as PinoLogger } from 'pino';
+import { ServiceConfig } from '../config/service-config';
+import { installJsonLogging, requestContext } from '../logging/logger';
+import { createEventServer } from '../messaging/messaging.module';
+import { PlatformModule } from '../platform.module';
+import { createValidationPipe } from './validation';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Honour a caller's X-Request-Id (a proxy's, a client's) when it is sane; otherwise make one. */
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+function installRequestPipeline(app: NestFastifyApplication, logger: PinoLogger): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    // Everything downstream of this hook, Nest handlers included, logs with this request id.
+    requestContext.run({ requestId: String(request.id) }, done);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logger.info(
+      {
+        requestId: request.id,
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request completed',
+    );
+    done();
+  });
+}
+
+export interface ServiceAppOptions {
+  /** Largest request body accepted, in bytes. */
+  bodyLimit?: number;
+}
+
+/**
+ * Builds a service process: the service's modules on top of the platform (config, health, messaging),
+ * Fastify with request ids, JSON logs, the global error filter and validation, and the event handlers
+ * connected to the configured transport. Call {@link startServiceApp} to run it.
+ */
+export async function createServiceApp(
+  config: ServiceConfig,
+  modules: (Type | DynamicModule)[],
+  options: ServiceAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const rootLogger = installJsonLogging(config.service, config.log.level);
+
+  @Module({ imports: [PlatformModule.forRoot(config), ...modules] })
+  class ServiceRootModule {}
+
+  const adapter = new FastifyAdapter({
+    logger: false,
+    genReqId: requestIdOf,
+    bodyLimit: options.bodyLimit ?? 1_048_576,
+    trustProxy: true,
+  });
+  // No `logger` option: Nest keeps the JSON logger installed above.
+  const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter);
+  installRequestPipeline(app, rootLogger);
+  app.useGlobalFilters(new GlobalExceptionFilter());
+  app.useGlobalPipes(createValidationPipe());
+  app.connectMicroservice({ strategy: createEventServer(app, config.messaging) }, { inheritAppConfig: false });
+  return app;
+}
+
+/** Migrates, connects, starts consuming, then serves HTTP: traffic arrives only when all of it works. */
+export async function startServiceApp(app: NestFastifyApplication, config: ServiceConfig): Promise<void> {
+  await app.init();
+  await app.startAllMicroservices();
+  await app.listen({ port: config.http.port, host: config.http.host });
+  new Logger('Bootstrap').log({ msg: 'listening', url: await app.getUrl() });
+}

@@ -1,0 +1,80 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Logger as NestLogger, LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+import { LogLevel } from '../config/service-config';
+
+/** Carries the request id of the HTTP request being served, so every log line inside it names it. */
+export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+/** One JSON object per line on stdout. */
+export function createRootLogger(service: string, level: LogLevel): Logger {
+  return pino({
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => {
+      const context = requestContext.getStore();
+      return context ? { requestId: context.requestId } : {};
+    },
+  });
+}
+
+type PinoMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/** Lets Nest's `Logger` write through pino. Nest passes the context name as the last string argument. */
+export class NestJsonLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(method: PinoMethod, message: unknown, params: unknown[]): void {
+    const context = typeof params.at(-1) === 'string' ? (params.at(-1) as string) : undefined;
+    const rest = context === undefined ? params : params.slice(0, -1);
+    // Nest's error(message, stack, context) convention.
+    const stack = typeof rest[0] === 'string' && rest[0].includes('\n    at ') ? rest[0] : undefined;
+    const fields: Record<string, unknown> = { context };
+    if (stack) fields.stack = stack;
+    if (message instanceof Error) {
+      this.logger[method]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      const { msg, ...objectFields } = message as Record<string, unknown>;
+      this.logger[method]({ ...fields, ...objectFields }, typeof msg === 'string' ? msg : undefined);
+    } else {
+      this.logger[method](fields, String(message));
+    }
+  }
+}
+
+let installed: { key: string; logger: Logger } | undefined;
+
+/**
+ * Routes Nest's static `Logger` (used by every class of the codebase) to one JSON pino logger.
+ * Call it first thing in a process, so that even boot messages are JSON.
+ */
+export function installJsonLogging(service: string, level: LogLevel): Logger {
+  const key = `${service}:${level}`;
+  if (installed?.key !== key) {
+    const logger = createRootLogger(service, level);
+    NestLogger.overrideLogger(new NestJsonLogger(logger));
+    installed = { key, logger };
+  }
+  return installed.logger;
+}

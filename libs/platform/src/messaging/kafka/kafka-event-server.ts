@@ -1,0 +1,170 @@
+import { deadLetterTopicName } from '@fleet/contracts';
+import { Logger } from '@nestjs/common';
+import { Consumer, IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { namespaced } from '../../config/service-config';
+import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
+import { ConsumerRegistration, EventServer } from '../event-server';
+import { MessageHeaders, RawMessage } from '../message';
+
+function headersToStrings(headers: IHeaders | undefined): MessageHeaders {
+  const result: MessageHeaders = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    result[name] = Array.isArray(value) ? value.map(String).join(',') : value.toString();
+  }
+  return result;
+}
+
+function toRawMessage(message: KafkaMessage): RawMessage {
+  return {
+    key: message.key?.toString() ?? null,
+    value: message.value,
+    headers: headersToStrings(message.headers),
+    offset: message.offset,
+  };
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+export interface KafkaEventServerOptions {
+  /** See {@link KafkaConfig.namespace}. */
+  namespace?: string;
+  retryPolicy?: RetryPolicy;
+  /** Partitions one consumer works on at once; per-partition order is kept regardless. */
+  partitionsConsumedConcurrently?: number;
+}
+
+/**
+ * Runs the app's `@ConsumeEvents` handlers on Kafka: one kafkajs consumer per consumer group, batch
+ * consumption, manual commits after each delivered chunk (at-least-once), dead letters produced to
+ * `<topic>.dlt` before the offset moves past them.
+ */
+export class KafkaEventServer extends EventServer {
+  private readonly log = new Logger('KafkaEventServer');
+  private readonly consumers: Consumer[] = [];
+  private readonly joinedGroups = new Set<string>();
+  private readonly crashed = new Map<string, string>();
+  private stopping = false;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly producer: Producer,
+    private readonly options: KafkaEventServerOptions = {},
+  ) {
+    super();
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      const byGroup = new Map<string, ConsumerRegistration[]>();
+      for (const registration of this.consumerRegistrations()) {
+        byGroup.set(registration.group, [...(byGroup.get(registration.group) ?? []), registration]);
+      }
+      for (const [group, registrations] of byGroup) {
+        this.consumers.push(await this.startConsumer(group, registrations));
+      }
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  /** Every group has joined and none has crashed beyond kafkajs' own restarts. */
+  consumersHealthy(): { healthy: boolean; detail: string } {
+    const groups = this.consumers.length;
+    if (this.crashed.size > 0) return { healthy: false, detail: [...this.crashed.values()].join('; ') };
+    return { healthy: this.joinedGroups.size >= groups, detail: `${this.joinedGroups.size}/${groups} groups joined` };
+  }
+
+  private async startConsumer(group: string, registrations: ConsumerRegistration[]): Promise<Consumer> {
+    const consumer = this.kafka.consumer({
+      groupId: namespaced(this.options, group),
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 100,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+    });
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.joinedGroups.add(group);
+      this.crashed.delete(group);
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      this.joinedGroups.delete(group);
+      if (!event.payload.restart) this.crashed.set(group, `${group}: ${event.payload.error.message}`);
+    });
+    await consumer.connect();
+    for (const registration of registrations) {
+      await consumer.subscribe({
+        topic: namespaced(this.options, registration.topic.name),
+        fromBeginning: registration.fromBeginning,
+      });
+    }
+    const byTopic = new Map(
+      registrations.map((registration) => [namespaced(this.options, registration.topic.name), registration]),
+    );
+
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        const registration = byTopic.get(batch.topic);
+        if (!registration) return;
+        for (const messages of chunk(batch.messages, registration.maxBatchSize)) {
+          if (!isRunning() || isStale() || this.stopping) return;
+          try {
+            await deliverBatch(
+              { topic: registration.topic.name, partition: batch.partition, messages: messages.map(toRawMessage) },
+              {
+                topic: registration.topic,
+                group,
+                handle: (events) => registration.invoke(events, batch.partition),
+                deadLetter: async (source, partition, letters) => {
+                  await this.producer.send({
+                    topic: namespaced(this.options, deadLetterTopicName(source)),
+                    acks: -1,
+                    messages: letters.map((letter) => ({
+                      key: letter.message.key,
+                      value: letter.message.value,
+                      headers: deadLetterHeaders(source, partition, group, letter),
+                    })),
+                  });
+                  this.log.warn({ msg: 'dead-lettered', topic: source, partition, group, count: letters.length });
+                },
+                keepAlive: heartbeat,
+                onRetry: (error, failures) =>
+                  this.log.warn({ msg: 'handler failed', topic: batch.topic, partition: batch.partition, group, failures, err: error }),
+                isStopping: () => this.stopping || !isRunning(),
+              },
+              this.options.retryPolicy,
+            );
+          } catch (error) {
+            if (error instanceof DeliveryAbortedError) return;
+            throw error;
+          }
+          const last = messages[messages.length - 1].offset;
+          resolveOffset(last);
+          await consumer.commitOffsets([
+            { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+          ]);
+          await heartbeat();
+        }
+      },
+    });
+    return consumer;
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.consumers.map((consumer) => consumer.disconnect()));
+    this.consumers.length = 0;
+  }
+
+  unwrap<T>(): T {
+    return this.kafka as T;
+  }
+}

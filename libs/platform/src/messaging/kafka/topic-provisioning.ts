@@ -1,0 +1,53 @@
+import { allTopics, deadLetterTopicName, TopicSpec } from '@fleet/contracts';
+import { Admin, ITopicConfig } from 'kafkajs';
+import { namespaced } from '../../config/service-config';
+
+const DEAD_LETTER_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
+const DEAD_LETTER_PARTITIONS = 3;
+
+/** The topic configurations the catalog implies: each topic and its dead-letter topic. */
+export function topicConfigs(
+  topics: readonly TopicSpec<object>[] = allTopics,
+  options: { namespace?: string; replicationFactor?: number } = {},
+): ITopicConfig[] {
+  const replicationFactor = options.replicationFactor ?? 1;
+  return topics.flatMap((topic) => [
+    {
+      topic: namespaced(options, topic.name),
+      numPartitions: topic.partitions,
+      replicationFactor,
+      configEntries: [
+        { name: 'cleanup.policy', value: topic.cleanupPolicy },
+        ...(topic.retentionMs !== undefined ? [{ name: 'retention.ms', value: String(topic.retentionMs) }] : []),
+      ],
+    },
+    {
+      topic: namespaced(options, deadLetterTopicName(topic.name)),
+      numPartitions: DEAD_LETTER_PARTITIONS,
+      replicationFactor,
+      configEntries: [
+        { name: 'cleanup.policy', value: 'delete' },
+        { name: 'retention.ms', value: String(DEAD_LETTER_RETENTION_MS) },
+      ],
+    },
+  ]);
+}
+
+/**
+ * Creates the catalog's topics that do not exist yet. Safe to run from several services at once;
+ * existing topics are left as they are (partition counts are never changed behind a key's back).
+ */
+export async function provisionTopics(admin: Admin, configs: ITopicConfig[], timeoutMs = 30_000): Promise<string[]> {
+  const existing = new Set(await admin.listTopics());
+  const missing = configs.filter((config) => !existing.has(config.topic));
+  if (missing.length === 0) return [];
+  try {
+    await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: timeoutMs });
+  } catch (error) {
+    // Another service may have created some of them in between; anything else is real.
+    const alreadyExists = (error as { type?: string }).type === 'TOPIC_ALREADY_EXISTS' ||
+      ((error as { errors?: { type?: string }[] }).errors ?? []).every((e) => e.type === 'TOPIC_ALREADY_EXISTS');
+    if (!alreadyExists) throw error;
+  }
+  return missing.map((config) => config.topic);
+}

@@ -1,0 +1,137 @@
+import { allTopics, deadLetterTopicName } from '@fleet/contracts';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  INestApplicationContext,
+  Logger,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
+import { Admin, Kafka, Producer } from 'kafkajs';
+import { KafkaConfig, MessagingConfig } from '../config/service-config';
+import { HealthRegistry } from '../health/health.registry';
+import { EventServer } from './event-server';
+import { InProcessBroker } from './in-process/in-process-broker';
+import { InProcessEventPublisher } from './in-process/in-process-event-publisher';
+import { InProcessEventServer } from './in-process/in-process-event-server';
+import { createKafkaClient } from './kafka/kafka-client';
+import { KafkaEventPublisher } from './kafka/kafka-event-publisher';
+import { KafkaEventServer } from './kafka/kafka-event-server';
+import { provisionTopics, topicConfigs } from './kafka/topic-provisioning';
+import { EventPublisher } from './message';
+
+const MESSAGING_CONFIG = Symbol('MESSAGING_CONFIG');
+
+/** The Kafka client, producer and admin of one process, connected at start and closed at shutdown. */
+@Injectable()
+export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Kafka');
+  readonly kafka: Kafka;
+  readonly producer: Producer;
+  private readonly admin: Admin;
+  private server?: KafkaEventServer;
+
+  constructor(
+    @Inject(MESSAGING_CONFIG) private readonly config: KafkaConfig,
+    health: HealthRegistry,
+  ) {
+    this.kafka = createKafkaClient(config);
+    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+    this.admin = this.kafka.admin();
+    health.register({
+      name: 'kafka',
+      check: async () => {
+        await this.admin.describeCluster();
+        const consumers = this.server?.consumersHealthy();
+        if (consumers && !consumers.healthy) throw new Error(consumers.detail);
+      },
+    });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.admin.connect();
+    await this.producer.connect();
+    if (this.config.provisionTopics) {
+      const created = await provisionTopics(this.admin, topicConfigs(allTopics, { namespace: this.config.namespace }));
+      if (created.length > 0) this.logger.log({ msg: 'topics created', topics: created });
+    }
+  }
+
+  get namespace(): string | undefined {
+    return this.config.namespace;
+  }
+
+  createServer(): KafkaEventServer {
+    this.server = new KafkaEventServer(this.kafka, this.producer, { namespace: this.config.namespace });
+    return this.server;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.producer.disconnect();
+    await this.admin.disconnect();
+  }
+}
+
+/** Makes the catalog's topics exist on the in-process broker, as provisioning does on Kafka. */
+function createInProcessBroker(): InProcessBroker {
+  const logger = new Logger('InProcessBroker');
+  const broker = new InProcessBroker({
+    onError: (error, context) => logger.error({ msg: 'delivery failed; will redeliver', ...context, err: error }),
+  });
+  for (const topic of allTopics) {
+    broker.createTopic(topic.name, topic.partitions, topic.cleanupPolicy === 'compact');
+    broker.createTopic(deadLetterTopicName(topic.name), 1);
+  }
+  return broker;
+}
+
+/**
+ * Gives services an {@link EventPublisher} and runs their `@ConsumeEvents` handlers, on Kafka or on the
+ * in-process broker. Services never see which: they import this module through the platform bootstrap.
+ */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(config: MessagingConfig): DynamicModule {
+    if (config.transport === 'kafka') {
+      return {
+        module: MessagingModule,
+        providers: [
+          { provide: MESSAGING_CONFIG, useValue: config.kafka },
+          KafkaConnections,
+          {
+            provide: EventPublisher,
+            inject: [KafkaConnections],
+            useFactory: (connections: KafkaConnections) => new KafkaEventPublisher(connections.producer, connections.namespace),
+          },
+        ],
+        exports: [EventPublisher],
+      };
+    }
+    return {
+      module: MessagingModule,
+      providers: [
+        { provide: InProcessBroker, useFactory: createInProcessBroker },
+        {
+          provide: EventPublisher,
+          inject: [InProcessBroker, HealthRegistry],
+          useFactory: (broker: InProcessBroker, health: HealthRegistry) => {
+            health.register({ name: 'in-process-broker', check: async () => undefined });
+            return new InProcessEventPublisher(broker);
+          },
+        },
+      ],
+      exports: [EventPublisher, InProcessBroker],
+    };
+  }
+}
+
+/** The Nest microservice strategy that runs the handlers, for `app.connectMicroservice`. */
+export function createEventServer(app: INestApplicationContext, config: MessagingConfig): EventServer {
+  return config.transport === 'kafka'
+    ? app.get(KafkaConnections).createServer()
+    : new InProcessEventServer(app.get(InProcessBroker));
+}

@@ -1,0 +1,53 @@
+import { DynamicModule, Inject, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ServiceConfig } from '../config/service-config';
+import { SERVICE_CONFIG } from '../config/service-config.token';
+import { HealthRegistry } from '../health/health.registry';
+import { migrateServiceSchema, dataSourceOptions, ServiceSchema } from './service-schema';
+
+/** Applies migrations before the service serves traffic (if configured) and reports the database's health. */
+function schemaLifecycle(definition: ServiceSchema) {
+  @Injectable()
+  class SchemaLifecycle implements OnModuleInit {
+    private readonly logger = new Logger(`Database:${definition.schema}`);
+
+    constructor(
+      @Inject(getDataSourceToken(definition.schema)) private readonly dataSource: DataSource,
+      @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+      health: HealthRegistry,
+    ) {
+      health.register({ name: `database:${definition.schema}`, check: async () => void (await dataSource.query('SELECT 1')) });
+    }
+
+    async onModuleInit(): Promise<void> {
+      if (!this.config.database.migrateOnStart) return;
+      const applied = await migrateServiceSchema(this.dataSource, definition);
+      if (applied.length > 0) this.logger.log({ msg: 'migrations applied', migrations: applied });
+    }
+  }
+  return SchemaLifecycle;
+}
+
+/**
+ * Wires a service's own schema: a DataSource named after the schema, its repositories, migrations at
+ * start. Services inject with `@InjectRepository(Entity, schema)` or `@InjectDataSource(schema)`.
+ */
+@Module({})
+export class DatabaseModule {
+  static forService(definition: ServiceSchema): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          name: definition.schema,
+          inject: [SERVICE_CONFIG],
+          useFactory: (config: ServiceConfig) => dataSourceOptions(definition, config.database, config.service),
+        }),
+        TypeOrmModule.forFeature(definition.entities as never, definition.schema),
+      ],
+      providers: [schemaLifecycle(definition)],
+      exports: [TypeOrmModule],
+    };
+  }
+}

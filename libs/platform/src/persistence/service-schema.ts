@@ -1,0 +1,50 @@
+import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { DatabaseConfig } from '../config/service-config';
+
+/**
+ * The tables one service owns: a PostgreSQL schema of its own, its entities and its migrations
+ * (with their own `migrations` table inside the schema). No other service reads or writes them.
+ */
+export interface ServiceSchema {
+  /** PostgreSQL schema name; also the name of the service's TypeORM DataSource. */
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+export function dataSourceOptions(definition: ServiceSchema, database: DatabaseConfig, applicationName: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    name: definition.schema,
+    url: database.url,
+    schema: definition.schema,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    migrationsTableName: 'migrations',
+    migrationsRun: false,
+    synchronize: false,
+    applicationName,
+    extra: { max: database.poolSize, connectionTimeoutMillis: 5_000 },
+  };
+}
+
+/**
+ * Creates the schema and applies pending migrations, each in its own transaction. An advisory lock
+ * makes replicas that start together take turns instead of racing on the same migration.
+ */
+export async function migrateServiceSchema(dataSource: DataSource, definition: ServiceSchema): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  const lockKey = `fleet-migrations:${definition.schema}`;
+  try {
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${definition.schema}"`);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+    await runner.release();
+  }
+}

@@ -1,0 +1,2 @@
+export * from './alert-engine.module';
+export * from './alert-engine.schema';

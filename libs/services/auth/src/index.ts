@@ -1,0 +1,2 @@
+export * from './auth.module';
+export * from './auth.schema';

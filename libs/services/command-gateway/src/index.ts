@@ -1,0 +1,2 @@
+export * from './command-gateway.module';
+export * from './command-gateway.schema';

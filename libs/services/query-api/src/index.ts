@@ -1,0 +1,2 @@
+export * from './query-api.module';
+export * from './query-api.schema';

@@ -1,0 +1,19 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** Ingest's own projection of the vehicle registry: which tracker IMEI reports for which vehicle. */
+@Entity({ schema: 'ingest', name: 'device_sessions' })
+export class DeviceSession {
+  @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
+  vehicleId!: number;
+
+  @Index('device_sessions_imei_idx')
+  @Column({ type: 'text' })
+  imei!: string;
+
+  /** Version of the vehicle snapshot this row reflects; older snapshots never overwrite newer ones. */
+  @Column({ type: 'bigint' })
+  version!: string;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

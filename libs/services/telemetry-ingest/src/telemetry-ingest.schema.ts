@@ -1,0 +1,12 @@
+import { ServiceSchema } from '@fleet/platform';
+import { DeviceSession } from './device-sessions/device-session.entity';
+import { CreateDeviceSessions1763800000000 } from './migrations/1763800000000-create-device-sessions';
+
+export const INGEST_SCHEMA = 'ingest';
+
+/** Tables owned by telemetry-ingest. */
+export const ingestSchema: ServiceSchema = {
+  schema: INGEST_SCHEMA,
+  entities: [DeviceSession],
+  migrations: [CreateDeviceSessions1763800000000],
+};

@@ -1,0 +1,2 @@
+export * from './webhook-dispatcher.module';
+export * from './webhook-dispatcher.schema';
