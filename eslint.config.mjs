@@ -16,11 +16,22 @@ const typeConstraints = [
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:service'] },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:testing'] },
+  // Workspace-wide tests (schema drift, multi-process flows) see every service from outside.
+  {
+    sourceTag: 'type:e2e',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:testing', 'type:service'],
+  },
 ];
 
 // A service's code never reaches into another service: it learns about the world through Kafka topics.
-const services = ['auth', 'telemetry-ingest', 'query-api', 'command-gateway', 'alert-engine', 'webhook-dispatcher'];
+const services = [
+  'auth',
+  'telemetry-ingest',
+  'query-api',
+  'command-gateway',
+  'alert-engine',
+  'webhook-dispatcher',
+];
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   ...services.map((service) => ({
@@ -30,8 +41,32 @@ const scopeConstraints = [
   { sourceTag: 'scope:fleet', onlyDependOnLibsWithTags: ['*'] },
 ];
 
+const boundaryRule = (constraints) => [
+  'error',
+  { enforceBuildableLibDependency: false, banTransitiveDependencies: false, depConstraints: constraints },
+];
+
+// Test code of any project may also use the test harness; production code never may.
+const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
+const withTestingAllowed = typeConstraints.map((constraint) =>
+  constraint.sourceTag === 'type:contracts'
+    ? constraint
+    : { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] },
+);
+
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', 'coverage/**', '.data/**', '.nx/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      'coverage/**',
+      '.data/**',
+      '.nx/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -41,18 +76,13 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          banTransitiveDependencies: false,
-          depConstraints: [...typeConstraints, ...scopeConstraints],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaryRule([...typeConstraints, ...scopeConstraints]),
       // Public entry points only: no reaching into another project's src/.
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@fleet/*/*'], message: 'Import a library through its public entry point.' }] },
+        {
+          patterns: [{ group: ['@fleet/*/*'], message: 'Import a library through its public entry point.' }],
+        },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -64,6 +94,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: testFiles,
+    rules: { '@nx/enforce-module-boundaries': boundaryRule([...withTestingAllowed, ...scopeConstraints]) },
   },
   prettier,
 );

@@ -2,7 +2,13 @@ import 'reflect-metadata';
 import { AlertEngineModule } from '@fleet/alert-engine-service';
 import { AuthModule } from '@fleet/auth-service';
 import { CommandGatewayModule } from '@fleet/command-gateway-service';
-import { createServiceApp, installJsonLogging, loadConfigOrExit, onShutdownSignal, startServiceApp } from '@fleet/platform';
+import {
+  createServiceApp,
+  installJsonLogging,
+  loadConfigOrExit,
+  onShutdownSignal,
+  startServiceApp,
+} from '@fleet/platform';
 import { QueryApiModule } from '@fleet/query-api-service';
 import { TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
 import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';

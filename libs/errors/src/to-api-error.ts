@@ -38,7 +38,13 @@ function clientMessage(exception: unknown): string {
  * Client mistakes keep a clear description; everything else becomes a 500 that reveals nothing.
  */
 export function toHttpError(exception: unknown, requestId: string): HttpErrorResponse {
-  const build = (status: number, type: ErrorType, code: ErrorCode, description: string, unexpected = false) => ({
+  const build = (
+    status: number,
+    type: ErrorType,
+    code: ErrorCode,
+    description: string,
+    unexpected = false,
+  ) => ({
     status,
     body: { type, code, description, requestId },
     headers: {},
@@ -46,7 +52,10 @@ export function toHttpError(exception: unknown, requestId: string): HttpErrorRes
   });
 
   if (exception instanceof ApiException) {
-    return { ...build(exception.status, exception.type, exception.code, exception.description), headers: exception.headers };
+    return {
+      ...build(exception.status, exception.type, exception.code, exception.description),
+      headers: exception.headers,
+    };
   }
 
   const status = frameworkStatus(exception);

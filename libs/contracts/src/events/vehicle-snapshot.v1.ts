@@ -1,4 +1,13 @@
-import { ArrayUnique, IsArray, IsBoolean, IsInt, IsISO8601, IsOptional, IsString, Min } from 'class-validator';
+import {
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Min,
+} from 'class-validator';
 
 /**
  * The current state of one vehicle of the registry (owned by query-api).

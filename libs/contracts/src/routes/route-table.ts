@@ -14,7 +14,11 @@ export interface RouteOwnership {
 
 const { auth, queryApi, commandGateway, alertEngine, webhookDispatcher } = ServiceNames;
 
-const route = (method: HttpMethod, path: string, owner: ServiceName): RouteOwnership => ({ method, path, owner });
+const route = (method: HttpMethod, path: string, owner: ServiceName): RouteOwnership => ({
+  method,
+  path,
+  owner,
+});
 
 /**
  * Every public route and the service that owns it. The edge routing of the distributed mode

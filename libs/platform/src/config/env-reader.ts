@@ -46,7 +46,9 @@ export class EnvReader {
       return fallback ?? 0;
     }
     if ((range.min !== undefined && parsed < range.min) || (range.max !== undefined && parsed > range.max)) {
-      this.problems.push(`${name} must be between ${range.min ?? '-inf'} and ${range.max ?? 'inf'}, got ${parsed}`);
+      this.problems.push(
+        `${name} must be between ${range.min ?? '-inf'} and ${range.max ?? 'inf'}, got ${parsed}`,
+      );
     }
     return parsed;
   }

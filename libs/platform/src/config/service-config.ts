@@ -26,6 +26,11 @@ export interface KafkaConfig {
    * environments (or test runs) can share one cluster without seeing each other's messages.
    */
   namespace?: string;
+  /**
+   * How long the broker waits for a silent consumer before giving its partitions to another member.
+   * Shorter means faster recovery after a crash; the consumer heartbeats between batches and retries.
+   */
+  sessionTimeoutMs: number;
 }
 
 /** The broker-side name of a catalog topic or consumer group. */
@@ -52,8 +57,16 @@ export interface ServiceConfigDefaults {
 }
 
 /** Settings every service shares. Service-specific settings are read beside it with the same reader. */
-export function readServiceConfig(service: string, env: EnvReader, defaults: ServiceConfigDefaults): ServiceConfig {
-  const transport = env.oneOf('MESSAGING_TRANSPORT', ['kafka', 'in-process'] as const, defaults.transport ?? 'kafka');
+export function readServiceConfig(
+  service: string,
+  env: EnvReader,
+  defaults: ServiceConfigDefaults,
+): ServiceConfig {
+  const transport = env.oneOf(
+    'MESSAGING_TRANSPORT',
+    ['kafka', 'in-process'] as const,
+    defaults.transport ?? 'kafka',
+  );
   return {
     service,
     http: {
@@ -74,11 +87,16 @@ export function readServiceConfig(service: string, env: EnvReader, defaults: Ser
               clientId: env.string('KAFKA_CLIENT_ID', `${service}-${hostname()}`),
               provisionTopics: env.bool('KAFKA_PROVISION_TOPICS', true),
               namespace: env.optionalString('KAFKA_NAMESPACE'),
+              sessionTimeoutMs: env.int('KAFKA_SESSION_TIMEOUT_MS', 10_000, { min: 6_000, max: 300_000 }),
             },
           }
         : { transport },
     log: {
-      level: env.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+      level: env.oneOf(
+        'LOG_LEVEL',
+        ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+        'info',
+      ),
     },
   };
 }

@@ -14,7 +14,9 @@ export class HealthController {
   }
 
   @Get('ready')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
+  async ready(
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ status: string; checks: Record<string, string> }> {
     const { ready, checks } = await this.registry.evaluate(2_000);
     void reply.status(ready ? 200 : 503);
     return { status: ready ? 'ready' : 'not ready', checks };

@@ -71,7 +71,10 @@ export async function createServiceApp(
   installRequestPipeline(app, rootLogger);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.connectMicroservice({ strategy: createEventServer(app, config.messaging) }, { inheritAppConfig: false });
+  app.connectMicroservice(
+    { strategy: createEventServer(app, config.messaging) },
+    { inheritAppConfig: false },
+  );
   return app;
 }
 

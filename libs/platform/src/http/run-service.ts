@@ -16,7 +16,9 @@ export function loadConfigOrExit<T>(service: string, read: (env: EnvReader) => T
     return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${JSON.stringify({ level: 'fatal', service, msg: error.message, problems: error.problems })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: 'fatal', service, msg: error.message, problems: error.problems })}\n`,
+    );
     process.exit(EXIT_BAD_CONFIG);
   }
 }

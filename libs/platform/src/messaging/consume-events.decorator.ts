@@ -20,7 +20,10 @@ export interface ConsumerExtras extends Required<ConsumerOptions> {
  * `EventBatch` of decoded, validated payloads. Throwing makes the transport retry the batch, then
  * isolate and dead-letter the event that keeps failing. The same handler runs on Kafka and in-process.
  */
-export function ConsumeEvents<T extends object>(topic: TopicSpec<T>, options: ConsumerOptions): MethodDecorator {
+export function ConsumeEvents<T extends object>(
+  topic: TopicSpec<T>,
+  options: ConsumerOptions,
+): MethodDecorator {
   const extras: ConsumerExtras = {
     topic: topic as TopicSpec<object>,
     group: options.group,

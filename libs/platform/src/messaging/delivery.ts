@@ -56,7 +56,14 @@ export class DeliveryAbortedError extends Error {
   }
 }
 
-const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const TRANSIENT_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * Failures of infrastructure rather than of the event: the database or broker is away. Such failures are
@@ -133,13 +140,21 @@ export async function deliverBatch<T extends object>(
     const whole = await attempt(target, events, policy);
     if (!whole.ok) {
       if (events.length === 1) {
-        deadLetters.push({ message: sourceOf.get(events[0])!, error: whole.error, attempts: policy.maxAttempts });
+        deadLetters.push({
+          message: sourceOf.get(events[0])!,
+          error: whole.error,
+          attempts: policy.maxAttempts,
+        });
       } else {
         // Isolate the poison: retry each event alone, in order, so the healthy ones still get applied.
         for (const event of events) {
           const single = await attempt(target, [event], policy);
           if (!single.ok) {
-            deadLetters.push({ message: sourceOf.get(event)!, error: single.error, attempts: policy.maxAttempts * 2 });
+            deadLetters.push({
+              message: sourceOf.get(event)!,
+              error: single.error,
+              attempts: policy.maxAttempts * 2,
+            });
           }
         }
       }

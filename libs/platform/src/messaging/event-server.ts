@@ -35,14 +35,21 @@ export abstract class EventServer extends Server implements CustomTransportStrat
         if (!handler.isEventHandler || !extras?.topic || !extras.group) continue;
         const id = `${extras.group}/${extras.topic.name}`;
         if (seen.has(id)) {
-          throw new Error(`two handlers consume ${extras.topic.name} in group ${extras.group}; give one its own group`);
+          throw new Error(
+            `two handlers consume ${extras.topic.name} in group ${extras.group}; give one its own group`,
+          );
         }
         seen.add(id);
         const bound = handler;
         registrations.push({
           ...extras,
           invoke: async (events, partition) => {
-            const batch: EventBatch<object> = { topic: extras.topic.name, partition, group: extras.group, events };
+            const batch: EventBatch<object> = {
+              topic: extras.topic.name,
+              partition,
+              group: extras.group,
+              events,
+            };
             const context = new EventContext([extras.group, extras.topic.name, partition]);
             const result = await bound(batch, context);
             await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });

@@ -39,7 +39,11 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
     health: HealthRegistry,
   ) {
     this.kafka = createKafkaClient(config);
-    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 5,
+      allowAutoTopicCreation: false,
+    });
     this.admin = this.kafka.admin();
     health.register({
       name: 'kafka',
@@ -55,7 +59,10 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
     await this.admin.connect();
     await this.producer.connect();
     if (this.config.provisionTopics) {
-      const created = await provisionTopics(this.admin, topicConfigs(allTopics, { namespace: this.config.namespace }));
+      const created = await provisionTopics(
+        this.admin,
+        topicConfigs(allTopics, { namespace: this.config.namespace }),
+      );
       if (created.length > 0) this.logger.log({ msg: 'topics created', topics: created });
     }
   }
@@ -65,7 +72,10 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
   }
 
   createServer(): KafkaEventServer {
-    this.server = new KafkaEventServer(this.kafka, this.producer, { namespace: this.config.namespace });
+    this.server = new KafkaEventServer(this.kafka, this.producer, {
+      namespace: this.config.namespace,
+      sessionTimeoutMs: this.config.sessionTimeoutMs,
+    });
     return this.server;
   }
 
@@ -79,7 +89,8 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
 function createInProcessBroker(): InProcessBroker {
   const logger = new Logger('InProcessBroker');
   const broker = new InProcessBroker({
-    onError: (error, context) => logger.error({ msg: 'delivery failed; will redeliver', ...context, err: error }),
+    onError: (error, context) =>
+      logger.error({ msg: 'delivery failed; will redeliver', ...context, err: error }),
   });
   for (const topic of allTopics) {
     broker.createTopic(topic.name, topic.partitions, topic.cleanupPolicy === 'compact');
@@ -105,7 +116,8 @@ export class MessagingModule {
           {
             provide: EventPublisher,
             inject: [KafkaConnections],
-            useFactory: (connections: KafkaConnections) => new KafkaEventPublisher(connections.producer, connections.namespace),
+            useFactory: (connections: KafkaConnections) =>
+              new KafkaEventPublisher(connections.producer, connections.namespace),
           },
         ],
         exports: [EventPublisher],

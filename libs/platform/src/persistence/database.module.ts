@@ -17,7 +17,10 @@ function schemaLifecycle(definition: ServiceSchema) {
       @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
       health: HealthRegistry,
     ) {
-      health.register({ name: `database:${definition.schema}`, check: async () => void (await dataSource.query('SELECT 1')) });
+      health.register({
+        name: `database:${definition.schema}`,
+        check: async () => void (await dataSource.query('SELECT 1')),
+      });
     }
 
     async onModuleInit(): Promise<void> {
@@ -42,7 +45,8 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           name: definition.schema,
           inject: [SERVICE_CONFIG],
-          useFactory: (config: ServiceConfig) => dataSourceOptions(definition, config.database, config.service),
+          useFactory: (config: ServiceConfig) =>
+            dataSourceOptions(definition, config.database, config.service),
         }),
         TypeOrmModule.forFeature(definition.entities as never, definition.schema),
       ],

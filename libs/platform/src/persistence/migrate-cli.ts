@@ -6,7 +6,11 @@ import { dataSourceOptions, migrateServiceSchema, ServiceSchema } from './servic
  * `migrate` entry point of a service: applies its pending migrations and exits. Used by the Nx
  * `migrate` targets and by deployments that run migrations as a separate step.
  */
-export async function runMigrations(service: string, definitions: ServiceSchema[], env = new EnvReader()): Promise<void> {
+export async function runMigrations(
+  service: string,
+  definitions: ServiceSchema[],
+  env = new EnvReader(),
+): Promise<void> {
   const url = env.url('DATABASE_URL', ['postgres', 'postgresql']);
   env.assertValid();
   for (const definition of definitions) {

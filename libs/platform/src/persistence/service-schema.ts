@@ -14,7 +14,11 @@ export interface ServiceSchema {
   migrations: MixedList<Function | string>;
 }
 
-export function dataSourceOptions(definition: ServiceSchema, database: DatabaseConfig, applicationName: string): DataSourceOptions {
+export function dataSourceOptions(
+  definition: ServiceSchema,
+  database: DatabaseConfig,
+  applicationName: string,
+): DataSourceOptions {
   return {
     type: 'postgres',
     name: definition.schema,
@@ -34,7 +38,10 @@ export function dataSourceOptions(definition: ServiceSchema, database: DatabaseC
  * Creates the schema and applies pending migrations, each in its own transaction. An advisory lock
  * makes replicas that start together take turns instead of racing on the same migration.
  */
-export async function migrateServiceSchema(dataSource: DataSource, definition: ServiceSchema): Promise<string[]> {
+export async function migrateServiceSchema(
+  dataSource: DataSource,
+  definition: ServiceSchema,
+): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   const lockKey = `fleet-migrations:${definition.schema}`;

@@ -83,7 +83,10 @@ export class InProcessBroker {
 
   createTopic(name: string, partitions: number, compacted = false): void {
     if (!this.topics.has(name)) {
-      this.topics.set(name, { compacted, partitions: Array.from({ length: partitions }, () => new PartitionLog()) });
+      this.topics.set(name, {
+        compacted,
+        partitions: Array.from({ length: partitions }, () => new PartitionLog()),
+      });
     }
   }
 
@@ -92,13 +95,20 @@ export class InProcessBroker {
   }
 
   /** Appends synchronously: once this returns, every subscribed group will see the records. */
-  append(topicName: string, records: readonly { key: string; value: string; headers?: MessageHeaders }[]): void {
+  append(
+    topicName: string,
+    records: readonly { key: string; value: string; headers?: MessageHeaders }[],
+  ): void {
     if (this.closed) throw new Error('in-process broker is closed');
     const topic = this.requireTopic(topicName);
     const touched = new Set<number>();
     for (const record of records) {
       const partition = partitionFor(record.key, topic.partitions.length);
-      topic.partitions[partition].records.push({ key: record.key, value: record.value, headers: record.headers ?? {} });
+      topic.partitions[partition].records.push({
+        key: record.key,
+        value: record.value,
+        headers: record.headers ?? {},
+      });
       touched.add(partition);
     }
     for (const partition of touched) {
@@ -122,7 +132,9 @@ export class InProcessBroker {
     let subscription = byGroup.get(group);
     if (!subscription) {
       subscription = {
-        offsets: topic.partitions.map((log) => (options.fromBeginning === false ? log.endOffset : log.baseOffset)),
+        offsets: topic.partitions.map((log) =>
+          options.fromBeginning === false ? log.endOffset : log.baseOffset,
+        ),
         members: [],
         pumping: new Set(),
       };
@@ -148,7 +160,9 @@ export class InProcessBroker {
 
   /** Messages of a topic still held, all partitions (for tests and inspection of dead letters). */
   peek(topicName: string): RawMessage[] {
-    return this.requireTopic(topicName).partitions.flatMap((log) => log.read(log.baseOffset, log.records.length));
+    return this.requireTopic(topicName).partitions.flatMap((log) =>
+      log.read(log.baseOffset, log.records.length),
+    );
   }
 
   /** Resolves once no handler is running and no delivery is pending. */

@@ -9,7 +9,11 @@ export class InProcessEventPublisher extends EventPublisher {
 
   async publish<T extends object>(topic: TopicSpec<T>, events: readonly OutgoingEvent<T>[]): Promise<void> {
     // Encode everything first: one invalid payload rejects the whole call and nothing is appended.
-    const records = events.map((event) => ({ key: event.key, value: encodeEvent(topic, event.payload), headers: event.headers }));
+    const records = events.map((event) => ({
+      key: event.key,
+      value: encodeEvent(topic, event.payload),
+      headers: event.headers,
+    }));
     this.broker.append(topic.name, records);
   }
 }

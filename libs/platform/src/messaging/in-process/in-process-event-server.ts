@@ -39,10 +39,21 @@ export class InProcessEventServer extends EventServer {
                     headers: deadLetterHeaders(source, partition, consumer.group, letter),
                   })),
                 );
-                this.log.warn({ msg: 'dead-lettered', topic: source, group: consumer.group, count: letters.length });
+                this.log.warn({
+                  msg: 'dead-lettered',
+                  topic: source,
+                  group: consumer.group,
+                  count: letters.length,
+                });
               },
               onRetry: (error, failures) =>
-                this.log.warn({ msg: 'handler failed', topic: topic.name, group: consumer.group, failures, err: error }),
+                this.log.warn({
+                  msg: 'handler failed',
+                  topic: topic.name,
+                  group: consumer.group,
+                  failures,
+                  err: error,
+                }),
               isStopping: () => this.stopping,
             },
             this.retryPolicy,

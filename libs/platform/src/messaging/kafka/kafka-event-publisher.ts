@@ -22,6 +22,11 @@ export class KafkaEventPublisher extends EventPublisher {
       value: encodeEvent(topic, event.payload),
       headers: event.headers,
     }));
-    await this.producer.send({ topic: namespaced({ namespace: this.namespace }, topic.name), messages, acks: -1, compression: CompressionTypes.None });
+    await this.producer.send({
+      topic: namespaced({ namespace: this.namespace }, topic.name),
+      messages,
+      acks: -1,
+      compression: CompressionTypes.None,
+    });
   }
 }

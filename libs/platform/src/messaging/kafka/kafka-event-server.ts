@@ -33,6 +33,8 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 export interface KafkaEventServerOptions {
   /** See {@link KafkaConfig.namespace}. */
   namespace?: string;
+  /** See {@link KafkaConfig.sessionTimeoutMs}. */
+  sessionTimeoutMs?: number;
   retryPolicy?: RetryPolicy;
   /** Partitions one consumer works on at once; per-partition order is kept regardless. */
   partitionsConsumedConcurrently?: number;
@@ -77,7 +79,10 @@ export class KafkaEventServer extends EventServer {
   consumersHealthy(): { healthy: boolean; detail: string } {
     const groups = this.consumers.length;
     if (this.crashed.size > 0) return { healthy: false, detail: [...this.crashed.values()].join('; ') };
-    return { healthy: this.joinedGroups.size >= groups, detail: `${this.joinedGroups.size}/${groups} groups joined` };
+    return {
+      healthy: this.joinedGroups.size >= groups,
+      detail: `${this.joinedGroups.size}/${groups} groups joined`,
+    };
   }
 
   private async startConsumer(group: string, registrations: ConsumerRegistration[]): Promise<Consumer> {
@@ -85,8 +90,8 @@ export class KafkaEventServer extends EventServer {
       groupId: namespaced(this.options, group),
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 100,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3_000,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 10_000,
+      heartbeatInterval: 2_000,
     });
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.joinedGroups.add(group);
@@ -118,7 +123,11 @@ export class KafkaEventServer extends EventServer {
           if (!isRunning() || isStale() || this.stopping) return;
           try {
             await deliverBatch(
-              { topic: registration.topic.name, partition: batch.partition, messages: messages.map(toRawMessage) },
+              {
+                topic: registration.topic.name,
+                partition: batch.partition,
+                messages: messages.map(toRawMessage),
+              },
               {
                 topic: registration.topic,
                 group,
@@ -133,11 +142,24 @@ export class KafkaEventServer extends EventServer {
                       headers: deadLetterHeaders(source, partition, group, letter),
                     })),
                   });
-                  this.log.warn({ msg: 'dead-lettered', topic: source, partition, group, count: letters.length });
+                  this.log.warn({
+                    msg: 'dead-lettered',
+                    topic: source,
+                    partition,
+                    group,
+                    count: letters.length,
+                  });
                 },
                 keepAlive: heartbeat,
                 onRetry: (error, failures) =>
-                  this.log.warn({ msg: 'handler failed', topic: batch.topic, partition: batch.partition, group, failures, err: error }),
+                  this.log.warn({
+                    msg: 'handler failed',
+                    topic: batch.topic,
+                    partition: batch.partition,
+                    group,
+                    failures,
+                    err: error,
+                  }),
                 isStopping: () => this.stopping || !isRunning(),
               },
               this.options.retryPolicy,

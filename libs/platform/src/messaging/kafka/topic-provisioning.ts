@@ -18,7 +18,9 @@ export function topicConfigs(
       replicationFactor,
       configEntries: [
         { name: 'cleanup.policy', value: topic.cleanupPolicy },
-        ...(topic.retentionMs !== undefined ? [{ name: 'retention.ms', value: String(topic.retentionMs) }] : []),
+        ...(topic.retentionMs !== undefined
+          ? [{ name: 'retention.ms', value: String(topic.retentionMs) }]
+          : []),
       ],
     },
     {
@@ -37,7 +39,11 @@ export function topicConfigs(
  * Creates the catalog's topics that do not exist yet. Safe to run from several services at once;
  * existing topics are left as they are (partition counts are never changed behind a key's back).
  */
-export async function provisionTopics(admin: Admin, configs: ITopicConfig[], timeoutMs = 30_000): Promise<string[]> {
+export async function provisionTopics(
+  admin: Admin,
+  configs: ITopicConfig[],
+  timeoutMs = 30_000,
+): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = configs.filter((config) => !existing.has(config.topic));
   if (missing.length === 0) return [];
@@ -45,8 +51,11 @@ export async function provisionTopics(admin: Admin, configs: ITopicConfig[], tim
     await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: timeoutMs });
   } catch (error) {
     // Another service may have created some of them in between; anything else is real.
-    const alreadyExists = (error as { type?: string }).type === 'TOPIC_ALREADY_EXISTS' ||
-      ((error as { errors?: { type?: string }[] }).errors ?? []).every((e) => e.type === 'TOPIC_ALREADY_EXISTS');
+    const alreadyExists =
+      (error as { type?: string }).type === 'TOPIC_ALREADY_EXISTS' ||
+      ((error as { errors?: { type?: string }[] }).errors ?? []).every(
+        (e) => e.type === 'TOPIC_ALREADY_EXISTS',
+      );
     if (!alreadyExists) throw error;
   }
   return missing.map((config) => config.topic);

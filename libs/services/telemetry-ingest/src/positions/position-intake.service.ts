@@ -22,7 +22,9 @@ export class PositionIntakeService {
     const vehicles = await this.directory.resolve(reports.map((report) => report.deviceId));
     const unknown = reports.findIndex((report) => !vehicles.has(report.deviceId));
     if (unknown >= 0) {
-      throw ApiException.invalidInput(`positions[${unknown}].deviceId: unknown device "${reports[unknown].deviceId}"`);
+      throw ApiException.invalidInput(
+        `positions[${unknown}].deviceId: unknown device "${reports[unknown].deviceId}"`,
+      );
     }
     const receivedAt = new Date().toISOString();
     const events = reports.map((report) => {

@@ -1,0 +1,118 @@
+import { defineTopic } from '@fleet/contracts';
+import { IsInt } from 'class-validator';
+import { DeadLetter, DeliveryAbortedError, deliverBatch, isTransientError } from './delivery';
+import { RawMessage } from './message';
+
+class Numbered {
+  @IsInt()
+  n!: number;
+}
+const topic = defineTopic({
+  name: 'unit.numbered.v1',
+  payload: Numbered,
+  partitions: 1,
+  cleanupPolicy: 'delete',
+  keyDescription: 'n',
+});
+const policy = { maxAttempts: 3, initialBackoffMs: 1, maxBackoffMs: 2 };
+
+const messages = (...values: (number | string)[]): RawMessage[] =>
+  values.map((value, offset) => ({
+    key: 'k',
+    value: typeof value === 'number' ? JSON.stringify({ n: value }) : value,
+    headers: {},
+    offset: String(offset),
+  }));
+
+describe('deliverBatch', () => {
+  it('hands the decoded batch to the handler once when it succeeds', async () => {
+    const handle = jest.fn(async () => undefined);
+    const deadLetter = jest.fn(async () => undefined);
+    await deliverBatch(
+      { topic: topic.name, partition: 0, messages: messages(1, 2) },
+      { topic, group: 'g', handle, deadLetter },
+      policy,
+    );
+    expect(handle).toHaveBeenCalledTimes(1);
+    expect(handle.mock.calls[0]).toEqual([
+      [expect.objectContaining({ payload: { n: 1 } }), expect.objectContaining({ payload: { n: 2 } })],
+    ]);
+    expect(deadLetter).not.toHaveBeenCalled();
+  });
+
+  it('retries transient failures without counting them toward the poison limit', async () => {
+    let calls = 0;
+    const handle = jest.fn(async () => {
+      if (++calls <= 5) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    });
+    const deadLetter = jest.fn(async () => undefined);
+    await deliverBatch(
+      { topic: topic.name, partition: 0, messages: messages(1) },
+      { topic, group: 'g', handle, deadLetter },
+      policy,
+    );
+    expect(handle).toHaveBeenCalledTimes(6);
+    expect(deadLetter).not.toHaveBeenCalled();
+  });
+
+  it('isolates and dead-letters only the event that keeps failing', async () => {
+    const handled: number[] = [];
+    const letters: DeadLetter[] = [];
+    await deliverBatch(
+      { topic: topic.name, partition: 0, messages: messages(1, 2, 3, 'garbage') },
+      {
+        topic,
+        group: 'g',
+        handle: async (events) => {
+          if (events.some((event) => event.payload.n === 2)) throw new Error('bad 2');
+          handled.push(...events.map((event) => event.payload.n));
+        },
+        deadLetter: async (_topic, _partition, batch) => void letters.push(...batch),
+      },
+      policy,
+    );
+    expect(handled).toEqual([1, 3]);
+    expect(letters.map((letter) => [letter.message.offset, String(letter.error)])).toEqual([
+      ['3', expect.stringContaining('not valid JSON')],
+      ['1', 'Error: bad 2'],
+    ]);
+  });
+
+  it('gives up without committing when the consumer is stopping', async () => {
+    await expect(
+      deliverBatch(
+        { topic: topic.name, partition: 0, messages: messages(1) },
+        {
+          topic,
+          group: 'g',
+          handle: async () => {
+            throw new Error('fails');
+          },
+          deadLetter: async () => undefined,
+          isStopping: () => true,
+        },
+        policy,
+      ),
+    ).rejects.toBeInstanceOf(DeliveryAbortedError);
+  });
+});
+
+describe('isTransientError', () => {
+  it.each([
+    ['connection refused', { code: 'ECONNREFUSED' }],
+    ['PostgreSQL admin shutdown', { code: '57P01' }],
+    ['PostgreSQL connection failure', { code: '08006' }],
+    ['serialization failure', { code: '40001' }],
+    ['terminated connection', new Error('Connection terminated unexpectedly')],
+  ])('treats %s as transient', (_label, error) => {
+    expect(isTransientError(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', { code: '23505' }],
+    ['a plain error', new Error('cannot handle')],
+    ['a string', 'boom'],
+  ])('treats %s as the event’s fault', (_label, error) => {
+    expect(isTransientError(error)).toBe(false);
+  });
+});
