@@ -1,0 +1,78 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from './free-port';
+import { repoRoot } from './repo-root';
+import { waitFor } from './wait-for';
+
+const MAX_LOG_LINES = 400;
+
+/**
+ * One app of `apps/` running as its own OS process from the compiled output (the Jest global setup
+ * builds it), the way it runs in production. Used by end-to-end tests that kill and restart services.
+ */
+export class AppProcess {
+  private readonly output: string[] = [];
+  private exited: Promise<number | null>;
+
+  private constructor(
+    readonly app: string,
+    readonly baseUrl: string,
+    private readonly child: ChildProcess,
+  ) {
+    const collect = (chunk: Buffer) => {
+      this.output.push(...chunk.toString().split('\n').filter(Boolean));
+      if (this.output.length > MAX_LOG_LINES) this.output.splice(0, this.output.length - MAX_LOG_LINES);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Starts `apps/<app>` on a free port with `env` on top of this process's environment, and waits until ready. */
+  static async start(app: string, env: Record<string, string>, readyTimeoutMs = 60_000): Promise<AppProcess> {
+    const port = env.HTTP_PORT ? Number(env.HTTP_PORT) : await freePort();
+    const child = spawn(
+      process.execPath,
+      ['-r', join(repoRoot, 'scripts/runtime-aliases.cjs'), join(repoRoot, `dist/apps/${app}/src/main.js`)],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, LOG_LEVEL: 'warn', ...env, HTTP_PORT: String(port) },
+        stdio: 'pipe',
+      },
+    );
+    const started = new AppProcess(app, `http://127.0.0.1:${port}`, child);
+    await started.waitUntilReady(readyTimeoutMs);
+    return started;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  logs(): string {
+    return this.output.join('\n');
+  }
+
+  async waitUntilReady(timeoutMs: number): Promise<void> {
+    let exitCode: number | null | undefined;
+    void this.exited.then((code) => (exitCode = code));
+    try {
+      await waitFor(
+        async () => {
+          if (exitCode !== undefined) throw new Error(`${this.app} exited with code ${exitCode}`);
+          const response = await fetch(`${this.baseUrl}/health/ready`);
+          return response.status === 200;
+        },
+        { timeoutMs, intervalMs: 200, description: `${this.app} to be ready` },
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n--- ${this.app} output ---\n${this.logs()}`);
+    }
+  }
+
+  /** Sends `signal` and waits for the process to end. SIGKILL is a crash: no cleanup runs. */
+  async kill(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
