@@ -1,0 +1,124 @@
+import { Topics } from '@fleet/contracts';
+import { KafkaEventPublisher } from '@fleet/platform';
+import {
+  AppProcess,
+  createTestDatabase,
+  createTestKafka,
+  TestDatabase,
+  testKafkaBrokers,
+  uniqueNamespace,
+  vehicleSnapshot,
+  waitFor,
+} from '@fleet/testing';
+import { Producer } from 'kafkajs';
+
+const VEHICLES = 20;
+const BATCHES = 40;
+const POSITIONS_PER_VEHICLE_PER_BATCH = 5;
+const TOTAL = VEHICLES * BATCHES * POSITIONS_PER_VEHICLE_PER_BATCH;
+const START = Date.parse('2026-03-01T08:00:00Z');
+
+/** Batch `index` of the run: every vehicle reports a few positions, each with a fix time of its own. */
+function batch(index: number, imeis: string[]) {
+  return {
+    positions: imeis.flatMap((imei, vehicle) =>
+      Array.from({ length: POSITIONS_PER_VEHICLE_PER_BATCH }, (_, i) => ({
+        deviceId: imei,
+        timestamp: new Date(START + (index * POSITIONS_PER_VEHICLE_PER_BATCH + i) * 1_000).toISOString(),
+        lat: 52 + vehicle / 100,
+        lon: 13 + (index * POSITIONS_PER_VEHICLE_PER_BATCH + i) / 10_000,
+        speed: 40,
+      })),
+    ),
+  };
+}
+
+/**
+ * The first real flow across processes: positions accepted by telemetry-ingest travel over Kafka and
+ * are stored by query-api. query-api is killed with SIGKILL while it consumes, then restarted.
+ */
+describe('positions from telemetry-ingest to query-api over Kafka (separate processes)', () => {
+  let database: TestDatabase;
+  let producer: Producer;
+  let registry: KafkaEventPublisher;
+  let env: Record<string, string>;
+  const processes: AppProcess[] = [];
+
+  const storedCount = async () =>
+    Number((await database.pool.query('SELECT count(*) AS n FROM query.positions')).rows[0].n);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const namespace = uniqueNamespace('flow');
+    env = {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_NAMESPACE: namespace,
+    };
+    processes.push(await AppProcess.start('telemetry-ingest', env));
+    processes.push(await AppProcess.start('query-api', env));
+    producer = createTestKafka('flow-test').producer({ idempotent: true });
+    await producer.connect();
+    // The test plays the vehicle registry: ingest learns IMEIs from the snapshot topic.
+    registry = new KafkaEventPublisher(producer, namespace);
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((process) => process.kill('SIGKILL')));
+    await producer?.disconnect();
+    await database?.drop();
+  });
+
+  it('stores every accepted position exactly once, although query-api was killed mid-stream', async () => {
+    const [ingest, firstQueryApi] = processes;
+    const vehicles = Array.from({ length: VEHICLES }, () => vehicleSnapshot());
+    await registry.publish(
+      Topics.vehicleSnapshots,
+      vehicles.map((vehicle) => ({ key: String(vehicle.vehicleId), payload: vehicle })),
+    );
+    await waitFor(
+      async () =>
+        Number((await database.pool.query('SELECT count(*) AS n FROM ingest.device_sessions')).rows[0].n) ===
+        VEHICLES,
+      { description: 'ingest to learn the vehicles' },
+    );
+
+    const imeis = vehicles.map((vehicle) => vehicle.imei);
+    const sending = (async () => {
+      for (let index = 0; index < BATCHES; index++) {
+        const response = await fetch(`${ingest.baseUrl}/ingest/v1/positions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(batch(index, imeis)),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ accepted: VEHICLES * POSITIONS_PER_VEHICLE_PER_BATCH });
+      }
+    })();
+
+    // Kill the consumer while the stream is flowing: part stored, more arriving.
+    await waitFor(async () => (await storedCount()) >= TOTAL / 8, {
+      description: 'query-api to store some positions',
+    });
+    await firstQueryApi.kill('SIGKILL');
+    const storedWhenKilled = await storedCount();
+    await sending;
+
+    processes[1] = await AppProcess.start('query-api', env);
+    await waitFor(async () => (await storedCount()) >= TOTAL, {
+      timeoutMs: 60_000,
+      description: `all ${TOTAL} positions`,
+    });
+
+    const { rows } = await database.pool.query(
+      `SELECT count(*) AS stored, count(DISTINCT (vehicle_id, fix_time)) AS distinct_fixes, count(DISTINCT vehicle_id) AS vehicles
+         FROM query.positions`,
+    );
+    expect(storedWhenKilled).toBeLessThan(TOTAL);
+    expect(rows[0]).toEqual({
+      stored: String(TOTAL),
+      distinct_fixes: String(TOTAL),
+      vehicles: String(VEHICLES),
+    });
+  });
+});
