@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { ADMIN_URL_ENV, RUN_ID_ENV } from '../postgres';
 import { repoRoot } from '../repo-root';
 import { startTestEmbeddedPostgres } from './embedded-postgres';
+import { resolveTestRedis, STARTED_REDIS } from './redis';
 
 /** Where the harness's own broker listens: apart from a developer's broker on 9092. */
 export const TEST_KAFKA_ENV = {
@@ -47,6 +48,11 @@ export default async function globalSetup(): Promise<void> {
   process.env[RUN_ID_ENV] = randomBytes(3).toString('hex');
   process.env[ADMIN_URL_ENV] = await resolvePostgres();
   log(`PostgreSQL: ${new URL(process.env[ADMIN_URL_ENV]).host}`);
+
+  const redis = await resolveTestRedis();
+  process.env.REDIS_URL = redis.url;
+  if (redis.started) process.env[STARTED_REDIS] = '1';
+  log(`Redis: ${new URL(redis.url).host}${redis.started ? ' (started for this run)' : ''}`);
 
   if (!process.env.KAFKA_BROKERS) {
     const result = spawnSync('bash', [join(repoRoot, 'scripts/kafka.sh'), 'start'], {

@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { ADMIN_URL_ENV, dropDatabases, RUN_ID_ENV, TEST_DATABASE_PREFIX } from '../postgres';
 import { repoRoot } from '../repo-root';
 import { STARTED_KAFKA, TEST_KAFKA_ENV } from './global-setup';
+import { STARTED_REDIS, stopTestRedis } from './redis';
 
 /** Drops this run's databases (even those of a failed test file) and stops what the setup started. */
 export default async function globalTeardown(): Promise<void> {
@@ -28,6 +29,7 @@ export default async function globalTeardown(): Promise<void> {
       stdio: 'inherit',
     });
   }
+  if (process.env[STARTED_REDIS]) stopTestRedis();
   const postgres = (globalThis as { __fleetTestPostgres?: { stop(): Promise<void> } }).__fleetTestPostgres;
   await postgres?.stop();
 }
