@@ -1,3 +1,4 @@
+import { CompanySnapshotV1 } from './events/company-snapshot.v1';
 import { PositionReportedV1 } from './events/position-reported.v1';
 import { VehicleSnapshotV1 } from './events/vehicle-snapshot.v1';
 import { defineTopic, TopicSpec } from './messaging/topic';
@@ -14,6 +15,13 @@ export const Topics = {
     retentionMs: 7 * DAY_MS,
     keyDescription: 'vehicle id',
   }),
+  companySnapshots: defineTopic({
+    name: 'auth.company-snapshots.v1',
+    payload: CompanySnapshotV1,
+    partitions: 3,
+    cleanupPolicy: 'compact',
+    keyDescription: 'company id',
+  }),
   vehicleSnapshots: defineTopic({
     name: 'registry.vehicle-snapshots.v1',
     payload: VehicleSnapshotV1,
@@ -24,3 +32,10 @@ export const Topics = {
 } as const;
 
 export const allTopics: readonly TopicSpec<object>[] = Object.values(Topics);
+
+/** The catalog entry of a topic name, for code that stores topic names (the outbox). */
+export function topicByName(name: string): TopicSpec<object> {
+  const topic = allTopics.find((candidate) => candidate.name === name);
+  if (!topic) throw new Error(`unknown topic ${name}: add it to the catalog in libs/contracts/src/topics.ts`);
+  return topic;
+}

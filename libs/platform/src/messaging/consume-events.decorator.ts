@@ -8,6 +8,11 @@ export interface ConsumerOptions {
   fromBeginning?: boolean;
   /** Most events handed to one handler call. */
   maxBatchSize?: number;
+  /**
+   * Every process is its own group member of one: for in-memory projections that each replica must
+   * build from the whole topic. The group name gets a per-process suffix; it reads from the beginning.
+   */
+  perProcess?: boolean;
 }
 
 /** What the transports read back from a handler registered with {@link ConsumeEvents}. */
@@ -27,8 +32,9 @@ export function ConsumeEvents<T extends object>(
   const extras: ConsumerExtras = {
     topic: topic as TopicSpec<object>,
     group: options.group,
-    fromBeginning: options.fromBeginning ?? true,
+    fromBeginning: options.perProcess ? true : (options.fromBeginning ?? true),
     maxBatchSize: options.maxBatchSize ?? 500,
+    perProcess: options.perProcess ?? false,
   };
   return EventPattern(topic.name, extras as unknown as Record<string, unknown>);
 }

@@ -1,9 +1,11 @@
-import { DynamicModule, Inject, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Logger, Module, OnModuleInit, Provider } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ServiceConfig } from '../config/service-config';
 import { SERVICE_CONFIG } from '../config/service-config.token';
 import { HealthRegistry } from '../health/health.registry';
+import { EventPublisher } from '../messaging/message';
+import { Outbox } from './outbox/outbox';
 import { migrateServiceSchema, dataSourceOptions, ServiceSchema } from './service-schema';
 
 /** Applies migrations before the service serves traffic (if configured) and reports the database's health. */
@@ -32,6 +34,22 @@ function schemaLifecycle(definition: ServiceSchema) {
   return SchemaLifecycle;
 }
 
+export function outboxToken(schema: string): string {
+  return `Outbox:${schema}`;
+}
+
+/** Injects the {@link Outbox} of a service schema declared with `outbox: true`. */
+export const InjectOutbox = (schema: string) => Inject(outboxToken(schema));
+
+function outboxProvider(schema: string): Provider {
+  return {
+    provide: outboxToken(schema),
+    inject: [getDataSourceToken(schema), EventPublisher],
+    useFactory: (dataSource: DataSource, publisher: EventPublisher) =>
+      new Outbox(dataSource, schema, publisher),
+  };
+}
+
 /**
  * Wires a service's own schema: a DataSource named after the schema, its repositories, migrations at
  * start. Services inject with `@InjectRepository(Entity, schema)` or `@InjectDataSource(schema)`.
@@ -50,8 +68,11 @@ export class DatabaseModule {
         }),
         TypeOrmModule.forFeature(definition.entities as never, definition.schema),
       ],
-      providers: [schemaLifecycle(definition)],
-      exports: [TypeOrmModule],
+      providers: [
+        schemaLifecycle(definition),
+        ...(definition.outbox ? [outboxProvider(definition.schema)] : []),
+      ],
+      exports: [TypeOrmModule, ...(definition.outbox ? [outboxToken(definition.schema)] : [])],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { DatabaseConfig } from '../config/service-config';
+import { outboxEntity, outboxMigration } from './outbox/outbox.schema';
 
 /**
  * The tables one service owns: a PostgreSQL schema of its own, its entities and its migrations
@@ -12,6 +13,15 @@ export interface ServiceSchema {
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
+  /**
+   * The service publishes facts through a transactional outbox: its schema gets an `outbox` table
+   * (entity and migration added here, so the drift test covers them) and an {@link Outbox} provider.
+   */
+  outbox?: boolean;
+}
+
+function asArray<T>(list: MixedList<T>): T[] {
+  return Array.isArray(list) ? list : Object.values(list);
 }
 
 export function dataSourceOptions(
@@ -24,8 +34,12 @@ export function dataSourceOptions(
     name: definition.schema,
     url: database.url,
     schema: definition.schema,
-    entities: definition.entities,
-    migrations: definition.migrations,
+    entities: definition.outbox
+      ? [...asArray(definition.entities), outboxEntity(definition.schema)]
+      : definition.entities,
+    migrations: definition.outbox
+      ? [outboxMigration(definition.schema), ...asArray(definition.migrations)]
+      : definition.migrations,
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,

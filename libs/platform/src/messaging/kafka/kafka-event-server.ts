@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { deadLetterTopicName } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
 import { Consumer, IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs';
@@ -51,6 +52,7 @@ export class KafkaEventServer extends EventServer {
   private readonly joinedGroups = new Set<string>();
   private readonly crashed = new Map<string, string>();
   private stopping = false;
+  private readonly instanceId = randomUUID();
 
   constructor(
     private readonly kafka: Kafka,
@@ -64,7 +66,11 @@ export class KafkaEventServer extends EventServer {
     try {
       const byGroup = new Map<string, ConsumerRegistration[]>();
       for (const registration of this.consumerRegistrations()) {
-        byGroup.set(registration.group, [...(byGroup.get(registration.group) ?? []), registration]);
+        // A per-process group must not share partitions with other replicas: make its name unique.
+        const group = registration.perProcess
+          ? `${registration.group}.${this.instanceId}`
+          : registration.group;
+        byGroup.set(group, [...(byGroup.get(group) ?? []), registration]);
       }
       for (const [group, registrations] of byGroup) {
         this.consumers.push(await this.startConsumer(group, registrations));

@@ -58,5 +58,29 @@ export async function provisionTopics(
       );
     if (!alreadyExists) throw error;
   }
-  return missing.map((config) => config.topic);
+  const created = missing.map((config) => config.topic);
+  await waitUntilServed(admin, created, timeoutMs);
+  return created;
+}
+
+/**
+ * A new topic's leaders can be elected before every broker serves its metadata; a consumer that
+ * subscribes in between fails with UNKNOWN_TOPIC_OR_PARTITION. Wait until the metadata is served.
+ */
+async function waitUntilServed(admin: Admin, topics: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+      if (
+        metadata.every((topic) => topic.partitions.length > 0 && topic.partitions.every((p) => p.leader >= 0))
+      )
+        return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`topics not served after ${timeoutMs} ms: ${topics.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

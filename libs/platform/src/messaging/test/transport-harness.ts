@@ -59,6 +59,7 @@ async function startServer<T extends object>(
     group,
     fromBeginning: true,
     maxBatchSize,
+    perProcess: false,
   };
   server.addHandler(
     topic.name,

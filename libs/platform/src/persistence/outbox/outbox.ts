@@ -1,0 +1,134 @@
+import { encodeEvent, TopicSpec, topicByName } from '@fleet/contracts';
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { EventPublisher, OutgoingEvent } from '../../messaging/message';
+import { OutboxRow } from './outbox.schema';
+
+export interface OutboxOptions {
+  /** Rows published per transaction. */
+  batchSize?: number;
+  /** How often other processes' writes are looked for; this process's own writes wake the relay at once. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * Publishes facts that must not be lost with the transaction that stores them: `enqueue` writes the
+ * events into the service's `outbox` table through the caller's transaction, and the relay publishes
+ * committed rows in order, then deletes them. A crash between publish and delete republishes (at
+ * least once; consumers are idempotent). One relay per schema works at a time (advisory lock), so
+ * replicas cannot reorder one key's events.
+ */
+export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger: Logger;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+    private readonly publisher: EventPublisher,
+    options: OutboxOptions = {},
+  ) {
+    this.logger = new Logger(`Outbox:${schema}`);
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+  }
+
+  /** Validates the events now (a bad payload fails the caller's transaction) and stores them with it. */
+  async enqueue<T extends object>(
+    manager: EntityManager,
+    topic: TopicSpec<T>,
+    events: readonly OutgoingEvent<T>[],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    await manager.query(
+      `INSERT INTO "${this.schema}".outbox (topic, key, payload, headers)
+       SELECT $1, key, payload, headers FROM unnest($2::text[], $3::jsonb[], $4::jsonb[]) AS e(key, payload, headers)`,
+      [
+        topic.name,
+        events.map((event) => event.key),
+        events.map((event) => encodeEvent(topic, event.payload)),
+        events.map((event) => JSON.stringify(event.headers ?? {})),
+      ],
+    );
+    // Publish soon after the caller commits; a rollback leaves nothing to publish.
+    setImmediate(() => this.wake());
+  }
+
+  /** Publishes everything committed so far; resolves when the outbox is empty (or another relay holds it). */
+  async drain(): Promise<void> {
+    while ((await this.publishBatch()) === this.batchSize) {
+      // a full batch: there may be more
+    }
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    let backoffMs = this.pollIntervalMs;
+    while (this.running) {
+      try {
+        await this.drain();
+        backoffMs = this.pollIntervalMs;
+      } catch (error) {
+        this.logger.error({ msg: 'publishing from the outbox failed; will retry', err: error });
+        backoffMs = Math.min(backoffMs * 2, 10_000);
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backoffMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
+        `fleet-outbox:${this.schema}`,
+      ]);
+      if (!locked) return 0;
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, topic, key, payload, headers FROM "${this.schema}".outbox ORDER BY id LIMIT $1`,
+        [this.batchSize],
+      );
+      // Consecutive rows of one topic go out in one send, in id order.
+      for (let start = 0; start < rows.length;) {
+        let end = start;
+        while (end < rows.length && rows[end].topic === rows[start].topic) end++;
+        const slice = rows.slice(start, end);
+        await this.publisher.publish(
+          topicByName(rows[start].topic),
+          slice.map((row) => ({ key: row.key, payload: row.payload, headers: row.headers })),
+        );
+        start = end;
+      }
+      if (rows.length > 0) {
+        await manager.query(`DELETE FROM "${this.schema}".outbox WHERE id = ANY($1::bigint[])`, [
+          rows.map((row) => row.id),
+        ]);
+      }
+      return rows.length;
+    });
+  }
+}
