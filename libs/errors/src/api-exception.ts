@@ -32,6 +32,32 @@ export class ApiException extends Error {
     return new ApiException(403, ErrorType.Authorization, ErrorCode.InvalidScope, description);
   }
 
+  static companySuspendedAtTokenRoute(): ApiException {
+    return new ApiException(
+      403,
+      ErrorType.Authorization,
+      ErrorCode.CompanySuspended,
+      'The company of this key, or a company above it, is suspended or not active.',
+    );
+  }
+
+  static tokenNotIssued(): ApiException {
+    return new ApiException(
+      500,
+      ErrorType.ServerError,
+      ErrorCode.InternalServerError,
+      'The token could not be issued.',
+    );
+  }
+
+  static rateLimited(description: string, headers: Record<string, string>): ApiException {
+    return new ApiException(429, ErrorType.RateLimit, ErrorCode.RateLimitExceeded, description, headers);
+  }
+
+  static gone(description: string): ApiException {
+    return new ApiException(410, ErrorType.Resource, ErrorCode.NotFound, description);
+  }
+
   static payloadTooLarge(description: string): ApiException {
     return new ApiException(413, ErrorType.ValidationError, ErrorCode.PayloadTooLarge, description);
   }

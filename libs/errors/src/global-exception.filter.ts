@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CompanySuspendedException } from './company-suspended.exception';
 import { toHttpError } from './to-api-error';
+import { isLegacyRoute, toLegacyErrorBody } from './legacy-error';
 
 /**
  * The one place HTTP errors are shaped and logged. Registered globally by the platform bootstrap,
@@ -19,10 +21,15 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (exception instanceof CompanySuspendedException) {
+      void reply.status(exception.status).send(exception.body());
+      return;
+    }
     const error = toHttpError(exception, String(request.id));
     if (error.unexpected) {
       this.logger.error({ msg: 'unhandled error', err: exception, method: request.method, url: request.url });
     }
-    void reply.status(error.status).headers(error.headers).send(error.body);
+    const body = isLegacyRoute(request.url) ? toLegacyErrorBody(error.body) : error.body;
+    void reply.status(error.status).headers(error.headers).send(body);
   }
 }

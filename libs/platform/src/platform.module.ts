@@ -1,19 +1,39 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { CompanyDirectory, CompanyDirectoryConsumer } from './auth/company-directory';
+import { JwtStrategy } from './auth/jwt.strategy';
+import { RequestPipelineGuard } from './auth/request-pipeline.guard';
 import { ServiceConfig } from './config/service-config';
 import { SERVICE_CONFIG } from './config/service-config.token';
 import { HealthModule } from './health/health.module';
 import { MessagingModule } from './messaging/messaging.module';
+import { RateLimiterModule } from './rate-limit/rate-limiter.module';
 
-/** What every process gets: its validated configuration, health probes and messaging. */
+/**
+ * What every process gets: its validated configuration, health probes, messaging, and the request
+ * pipeline (bearer tokens, company suspension, scopes, rate limits) guarding every route.
+ */
 @Global()
 @Module({})
 export class PlatformModule {
   static forRoot(config: ServiceConfig): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [HealthModule, MessagingModule.forRoot(config.messaging)],
-      providers: [{ provide: SERVICE_CONFIG, useValue: config }],
-      exports: [SERVICE_CONFIG],
+      imports: [
+        HealthModule,
+        MessagingModule.forRoot(config.messaging),
+        RateLimiterModule.forRoot(config.rateLimits),
+        PassportModule,
+      ],
+      controllers: [CompanyDirectoryConsumer],
+      providers: [
+        { provide: SERVICE_CONFIG, useValue: config },
+        CompanyDirectory,
+        JwtStrategy,
+        { provide: APP_GUARD, useClass: RequestPipelineGuard },
+      ],
+      exports: [SERVICE_CONFIG, CompanyDirectory],
     };
   }
 }

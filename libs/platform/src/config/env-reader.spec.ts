@@ -57,6 +57,7 @@ describe('readServiceConfig', () => {
     expect(() => env.assertValid()).toThrow(
       expect.objectContaining({
         problems: [
+          'AUTH_JWT_SECRET is required (a secret of at least 32 characters)',
           'DATABASE_URL is required (a postgres or postgresql URL)',
           'KAFKA_BROKERS is required (a comma-separated list)',
         ],
@@ -66,6 +67,7 @@ describe('readServiceConfig', () => {
 
   it('builds the in-process configuration without brokers', () => {
     const env = new EnvReader({
+      AUTH_JWT_SECRET: 'x'.repeat(32),
       MESSAGING_TRANSPORT: 'in-process',
       DATABASE_URL: 'postgres://localhost/fleet',
       HTTP_PORT: '4000',
@@ -77,6 +79,44 @@ describe('readServiceConfig', () => {
       http: { port: 4000, host: '0.0.0.0' },
       database: { url: 'postgres://localhost/fleet', migrateOnStart: true },
       messaging: { transport: 'in-process' },
+      rateLimits: { store: 'memory', defaultWindows: [{ policy: 'minute', limit: 60 }], routes: {} },
     });
+  });
+
+  it('refuses a short signing key without echoing it, and malformed rate limits', () => {
+    const env = new EnvReader({
+      AUTH_JWT_SECRET: 'short-secret',
+      DATABASE_URL: 'postgres://localhost/fleet',
+      KAFKA_BROKERS: 'k:9092',
+      RATE_LIMIT_DEFAULT: 'minute=sixty',
+      RATE_LIMIT_ROUTES: '{"GET /v2/api/companies/{id}/alerts": "second=5,hour=1000"}',
+    });
+    readServiceConfig('query-api', env, { httpPort: 3003 });
+    expect(() => env.assertValid()).toThrow(
+      expect.objectContaining({
+        problems: [
+          'AUTH_JWT_SECRET is too short: at least 32 characters are required',
+          'RATE_LIMIT_DEFAULT must look like "minute=60,second=5", got "minute=sixty"',
+        ],
+      }),
+    );
+  });
+
+  it("reads per-route windows in the spec's path form", () => {
+    const env = new EnvReader({
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+      DATABASE_URL: 'postgres://localhost/fleet',
+      KAFKA_BROKERS: 'k:9092',
+      RATE_LIMIT_ROUTES: '{"GET /v2/api/companies/{id}/alerts": "second=5,hour=1000"}',
+    });
+    const config = readServiceConfig('query-api', env, { httpPort: 3003 });
+    env.assertValid();
+    expect(config.rateLimits.routes).toEqual({
+      'GET /v2/api/companies/:id/alerts': [
+        { policy: 'second', limit: 5 },
+        { policy: 'hour', limit: 1000 },
+      ],
+    });
+    expect(config.rateLimits.store).toBe('redis');
   });
 });

@@ -33,6 +33,17 @@ export class EnvReader {
     return this.raw(name) ?? this.missing(name, fallback, 'a text value');
   }
 
+  /** A secret: checked for length, never echoed in a problem report. */
+  secret(name: string, minLength: number, fallback?: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined)
+      return this.missing(name, fallback, `a secret of at least ${minLength} characters`);
+    if (value.length < minLength) {
+      this.problems.push(`${name} is too short: at least ${minLength} characters are required`);
+    }
+    return value;
+  }
+
   optionalString(name: string): string | undefined {
     return this.raw(name);
   }
@@ -98,6 +109,11 @@ export class EnvReader {
       this.problems.push(`${name} must be a URL, got "${redactUrl(value)}"`);
     }
     return value;
+  }
+
+  /** Records a problem found by a caller's own check of a setting. */
+  problem(description: string): void {
+    this.problems.push(description);
   }
 
   /** Throws a ConfigError naming every bad setting read so far. */

@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { toFrameworkPath } from '@fleet/contracts';
+import { assertValidRateLimitWindows, RateLimitPolicy, RateLimitWindow } from '../rate-limit/rate-limit';
 import { EnvReader } from './env-reader';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -43,18 +45,88 @@ export type MessagingConfig = { transport: 'kafka'; kafka: KafkaConfig } | { tra
 export interface ServiceConfig {
   /** Service name: log field, Kafka client id prefix. */
   service: string;
+  auth: {
+    /** HS256 key every service verifies bearer tokens with (auth also signs with it). */
+    jwtSecret: string;
+  };
   http: HttpConfig;
   database: DatabaseConfig;
   messaging: MessagingConfig;
   log: { level: LogLevel };
+  rateLimits: RateLimitConfig;
+}
+
+export interface RateLimitConfig {
+  /** Where counters live: Redis shares them across replicas and services; memory is per process. */
+  store: 'redis' | 'memory';
+  redisUrl: string;
+  /** Windows of every rate-limited route without an entry in `routes`. */
+  defaultWindows: RateLimitWindow[];
+  /** Per route, keyed `METHOD /framework/path/:param` (from `METHOD /spec/path/{param}` in the setting). */
+  routes: Record<string, RateLimitWindow[]>;
+}
+
+/** `minute=60,second=5` to windows; undefined if malformed (the limiters' own rules decide). */
+export function parseRateLimitWindows(text: string): RateLimitWindow[] | undefined {
+  const windows = text.split(',').map((part) => {
+    const [policy, limit] = part.trim().split('=');
+    return { policy: policy as RateLimitPolicy, limit: Number(limit) };
+  });
+  try {
+    assertValidRateLimitWindows(windows);
+    return windows;
+  } catch {
+    return undefined;
+  }
+}
+
+function readRateLimits(env: EnvReader, defaultStore: RateLimitConfig['store']): RateLimitConfig {
+  const defaults = env.string('RATE_LIMIT_DEFAULT', 'minute=60');
+  const defaultWindows = parseRateLimitWindows(defaults);
+  if (!defaultWindows)
+    env.problem(`RATE_LIMIT_DEFAULT must look like "minute=60,second=5", got "${defaults}"`);
+  const routes: Record<string, RateLimitWindow[]> = {};
+  const overrides = env.optionalString('RATE_LIMIT_ROUTES');
+  if (overrides) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(overrides);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      env.problem(
+        'RATE_LIMIT_ROUTES must be a JSON object like {"GET /v2/api/companies": "second=5,minute=100"}',
+      );
+    } else {
+      for (const [route, text] of Object.entries(parsed)) {
+        const windows = typeof text === 'string' ? parseRateLimitWindows(text) : undefined;
+        const [method, path] = route.trim().split(/\s+/);
+        if (!windows || !method || !path)
+          env.problem(`RATE_LIMIT_ROUTES: bad entry "${route}": "${String(text)}"`);
+        else routes[`${method.toUpperCase()} ${toFrameworkPath(path)}`] = windows;
+      }
+    }
+  }
+  return {
+    store: env.oneOf('RATE_LIMIT_STORE', ['redis', 'memory'] as const, defaultStore),
+    redisUrl: env.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+    defaultWindows: defaultWindows ?? [{ policy: 'minute', limit: 60 }],
+    routes,
+  };
 }
 
 export interface ServiceConfigDefaults {
   httpPort: number;
   /** The embedded app supplies its own database; distributed services must be told where it is. */
   databaseUrl?: string;
+  /** The embedded app generates one per data directory; distributed services must share one. */
+  jwtSecret?: string;
   transport?: MessagingConfig['transport'];
 }
+
+/** HS256 keys shorter than the hash output weaken the signature. */
+export const MIN_JWT_SECRET_LENGTH = 32;
 
 /** Settings every service shares. Service-specific settings are read beside it with the same reader. */
 export function readServiceConfig(
@@ -69,6 +141,7 @@ export function readServiceConfig(
   );
   return {
     service,
+    auth: { jwtSecret: env.secret('AUTH_JWT_SECRET', MIN_JWT_SECRET_LENGTH, defaults.jwtSecret) },
     http: {
       host: env.string('HTTP_HOST', '0.0.0.0'),
       port: env.port('HTTP_PORT', defaults.httpPort),
@@ -98,5 +171,7 @@ export function readServiceConfig(
         'info',
       ),
     },
+    // One process needs no shared store; replicas and services must share their counters.
+    rateLimits: readRateLimits(env, transport === 'in-process' ? 'memory' : 'redis'),
   };
 }

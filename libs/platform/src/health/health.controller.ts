@@ -1,9 +1,12 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { Public, RateLimit } from '../auth/route-metadata';
 import { HealthRegistry } from './health.registry';
 
 /** Probes for orchestrators: liveness says the process works, readiness that its dependencies do. */
 @Controller('health')
+@Public()
+@RateLimit(false)
 export class HealthController {
   constructor(private readonly registry: HealthRegistry) {}
 

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { GlobalExceptionFilter } from '@fleet/errors';
+import multipart from '@fastify/multipart';
+import { findPublicRoute, HttpMethod, publicRoutes, RouteOwnership } from '@fleet/contracts';
+import {
+  ApiException,
+  GlobalExceptionFilter,
+  isLegacyRoute,
+  toHttpError,
+  toLegacyErrorBody,
+} from '@fleet/errors';
 import { DynamicModule, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger as PinoLogger } from 'pino';
+import { isUnversioned } from '../auth/unversioned';
 import { ServiceConfig } from '../config/service-config';
 import { installJsonLogging, requestContext } from '../logging/logger';
 import { createEventServer } from '../messaging/messaging.module';
@@ -18,12 +27,38 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-function installRequestPipeline(app: NestFastifyApplication, logger: PinoLogger): void {
+function installRequestPipeline(
+  app: NestFastifyApplication,
+  logger: PinoLogger,
+  routes: readonly RouteOwnership[],
+): void {
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     // Everything downstream of this hook, Nest handlers included, logs with this request id.
     requestContext.run({ requestId: String(request.id) }, done);
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const route = findPublicRoute(request.method as HttpMethod, request.url.split('?')[0], routes);
+    if (!route?.sunset) return done();
+    const sunset = new Date(route.sunset);
+    if (Date.now() > sunset.getTime()) {
+      // Past its sunset date a deprecated route is gone (RFC 8594 allows 410).
+      const { status, body } = toHttpError(
+        ApiException.gone('This route has been retired.'),
+        String(request.id),
+      );
+      void reply.status(status).send(isLegacyRoute(request.url) ? toLegacyErrorBody(body) : body);
+      return;
+    }
+    void reply.header('sunset', sunset.toUTCString());
+    done();
+  });
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    // Every V2 response says its version, except the 401 of a bad bearer token and a 429.
+    if (/^\/v2\/api(\/|$|\?)/.test(request.url) && !isUnversioned(request))
+      void reply.header('x-api-version', '2');
+    done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     logger.info(
@@ -43,6 +78,8 @@ function installRequestPipeline(app: NestFastifyApplication, logger: PinoLogger)
 export interface ServiceAppOptions {
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
+  /** The route table whose deprecations apply (tests pass their own). */
+  routes?: readonly RouteOwnership[];
 }
 
 /**
@@ -68,7 +105,9 @@ export async function createServiceApp(
   });
   // No `logger` option: Nest keeps the JSON logger installed above.
   const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter);
-  installRequestPipeline(app, rootLogger);
+  // Form fields of multipart bodies become body properties, like urlencoded ones (token routes accept both).
+  await app.register(multipart, { attachFieldsToBody: 'keyValues' });
+  installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   app.connectMicroservice(

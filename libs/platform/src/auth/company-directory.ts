@@ -1,0 +1,68 @@
+import { CompanySnapshotV1, Topics } from '@fleet/contracts';
+import { Controller, Injectable } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { ConsumeEvents } from '../messaging/consume-events.decorator';
+import { EventBatch } from '../messaging/message';
+
+/**
+ * Every process's own projection of the company tree, fed by the compacted company-snapshot topic.
+ * Held in memory: the pipeline consults it on every request, and a process rebuilds it from the
+ * topic at start (its consumer group is private to the process).
+ */
+@Injectable()
+export class CompanyDirectory {
+  private readonly companies = new Map<number, CompanySnapshotV1>();
+
+  apply(snapshots: readonly CompanySnapshotV1[]): void {
+    for (const snapshot of snapshots) {
+      const held = this.companies.get(snapshot.companyId);
+      if (!held || held.version <= snapshot.version) this.companies.set(snapshot.companyId, snapshot);
+    }
+  }
+
+  get(companyId: number): CompanySnapshotV1 | undefined {
+    return this.companies.get(companyId);
+  }
+
+  /**
+   * The first company on the way to the root that is not active, if any. Unknown companies pass:
+   * a token proves its company was usable when issued, and a new company's snapshot may lag.
+   */
+  blockingAncestor(companyId: number): CompanySnapshotV1 | undefined {
+    const seen = new Set<number>();
+    for (let current = this.companies.get(companyId); current; current = this.parentOf(current)) {
+      if (seen.has(current.companyId)) return undefined;
+      seen.add(current.companyId);
+      if (current.status !== 'active') return current;
+    }
+    return undefined;
+  }
+
+  /** True if `target` is `root` or lies below it. */
+  isWithin(root: number, target: number): boolean {
+    const seen = new Set<number>();
+    for (
+      let current = this.companies.get(target);
+      current && !seen.has(current.companyId);
+      current = this.parentOf(current)
+    ) {
+      if (current.companyId === root) return true;
+      seen.add(current.companyId);
+    }
+    return false;
+  }
+
+  private parentOf(company: CompanySnapshotV1): CompanySnapshotV1 | undefined {
+    return company.parentId === null ? undefined : this.companies.get(company.parentId);
+  }
+}
+
+@Controller()
+export class CompanyDirectoryConsumer {
+  constructor(private readonly directory: CompanyDirectory) {}
+
+  @ConsumeEvents(Topics.companySnapshots, { group: 'company-directory', perProcess: true })
+  onCompanySnapshots(@Payload() batch: EventBatch<CompanySnapshotV1>): void {
+    this.directory.apply(batch.events.map((event) => event.payload));
+  }
+}

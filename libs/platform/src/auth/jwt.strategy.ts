@@ -1,0 +1,28 @@
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { ServiceConfig } from '../config/service-config';
+import { SERVICE_CONFIG } from '../config/service-config.token';
+import { Principal, principalOf } from './principal';
+
+/**
+ * Bearer tokens: HS256 only (so `alg: none` and algorithm-confusion tokens fail), signature and
+ * expiry checked, claims of our format required.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.auth.jwtSecret,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  validate(claims: Record<string, unknown>): Principal {
+    const principal = principalOf(claims);
+    if (!principal) throw new UnauthorizedException();
+    return principal;
+  }
+}

@@ -1,0 +1,106 @@
+import { ApiException, CompanySuspendedException } from '@fleet/errors';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceConfig } from '../config/service-config';
+import { SERVICE_CONFIG } from '../config/service-config.token';
+import { RateLimitDecision, RateLimiter, rateLimitHeaders, RateLimitWindow } from '../rate-limit/rate-limit';
+import { CompanyDirectory } from './company-directory';
+import { Principal } from './principal';
+import { PUBLIC_ROUTE, RATE_LIMIT_WINDOWS, REQUIRED_ACTION } from './route-metadata';
+import { markUnversioned } from './unversioned';
+
+const BearerGuard = AuthGuard('jwt');
+
+/**
+ * The request pipeline of every authenticated route of every service, in the order the spec sets:
+ * bearer token (401), company suspension (403 CompanySuspended), scope (403 INVALID_SCOPE), rate
+ * limits (429, and X-RateLimit-* headers on every limited response). Registered globally, so a new
+ * controller gets it by default; routes opt out with `@Public()`.
+ */
+@Injectable()
+export class RequestPipelineGuard implements CanActivate {
+  private readonly bearer = new BearerGuard();
+  private readonly logger = new Logger('RequestPipeline');
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly directory: CompanyDirectory,
+    private readonly limiter: RateLimiter,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+
+    const principal = await this.authenticate(context, request);
+
+    const blocking = this.directory.blockingAncestor(principal.companyId);
+    if (blocking) throw new CompanySuspendedException(blocking.name);
+
+    const action = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_ACTION, targets);
+    if (action && principal.actions && !principal.actions.includes(action)) {
+      throw ApiException.invalidScope(`This token may not perform "${action}".`);
+    }
+
+    const windows =
+      this.reflector.getAllAndOverride<readonly RateLimitWindow[] | false | undefined>(
+        RATE_LIMIT_WINDOWS,
+        targets,
+      ) ?? this.windowsFor(request);
+    if (windows !== false) {
+      const decision = await this.consume(
+        `${principal.subject}|${request.method} ${request.routeOptions.url}`,
+        windows,
+      );
+      if (!decision) return true;
+      const headers = rateLimitHeaders(decision);
+      if (!decision.allowed) {
+        markUnversioned(request);
+        throw ApiException.rateLimited(`Rate limit of the ${decision.policy} window exceeded.`, headers);
+      }
+      void reply.headers(headers);
+    }
+    return true;
+  }
+
+  /**
+   * Counts the request. If the counter store is unreachable the request is let through unlimited
+   * (and logged): an outage of Redis must not become an outage of the API. See docs/auth.md.
+   */
+  private async consume(
+    key: string,
+    windows: readonly RateLimitWindow[],
+  ): Promise<RateLimitDecision | undefined> {
+    try {
+      return await this.limiter.consume(key, windows);
+    } catch (error) {
+      this.logger.error({ msg: 'rate-limit store unavailable; request not limited', err: error });
+      return undefined;
+    }
+  }
+
+  private async authenticate(
+    context: ExecutionContext,
+    request: FastifyRequest & { user?: Principal },
+  ): Promise<Principal> {
+    try {
+      await this.bearer.canActivate(context);
+    } catch {
+      // Missing, malformed, wrongly signed, tampered or expired: all the same to the caller.
+      markUnversioned(request);
+      throw ApiException.invalidCredentials('The bearer token is missing, invalid or expired.');
+    }
+    return request.user!;
+  }
+
+  private windowsFor(request: FastifyRequest): readonly RateLimitWindow[] {
+    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+    return this.config.rateLimits.routes[route] ?? this.config.rateLimits.defaultWindows;
+  }
+}

@@ -1,0 +1,43 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** Largest `pageSize` any list route accepts (documented in docs/api-conventions.md). */
+export const MAX_PAGE_SIZE = 500;
+
+/** `page` and `pageSize` of every paginated V2 route: 1 and 50 by default, integers, 422 otherwise. */
+export class PageQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page: number = 1;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  pageSize: number = 50;
+}
+
+/** The V2 pagination envelope. */
+export interface Page<T> {
+  items: T[];
+  totalResults: number;
+  /** 1-based position of the page's last record among all results; 0 for an empty page. */
+  lastResultIndex: number;
+  currentPage: number;
+  numberOfPages: number;
+}
+
+export function pageOf<T>(all: readonly T[], query: PageQuery): Page<T> {
+  const offset = (query.page - 1) * query.pageSize;
+  const items = all.slice(offset, offset + query.pageSize);
+  return {
+    items,
+    totalResults: all.length,
+    lastResultIndex: items.length ? offset + items.length : 0,
+    currentPage: query.page,
+    numberOfPages: Math.ceil(all.length / query.pageSize),
+  };
+}
