@@ -5,6 +5,7 @@ import {
   createTestDatabase,
   createTestKafka,
   TestDatabase,
+  testJwtSecret,
   testKafkaBrokers,
   uniqueNamespace,
   vehicleSnapshot,
@@ -54,6 +55,7 @@ describe('positions from telemetry-ingest to query-api over Kafka (separate proc
       DATABASE_URL: database.url,
       KAFKA_BROKERS: testKafkaBrokers().join(','),
       KAFKA_NAMESPACE: namespace,
+      AUTH_JWT_SECRET: testJwtSecret,
     };
     processes.push(await AppProcess.start('telemetry-ingest', env));
     processes.push(await AppProcess.start('query-api', env));

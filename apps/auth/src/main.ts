@@ -1,12 +1,15 @@
 import 'reflect-metadata';
+import { AuthModule, readAuthServiceConfig } from '@fleet/auth-service';
 import { ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
-import { AuthModule } from '@fleet/auth-service';
 
 const service = ServiceNames.auth;
 
 void runService(
   service,
-  (env) => readServiceConfig(service, env, { httpPort: 3001 }),
-  () => [AuthModule],
+  (env) => ({
+    ...readServiceConfig(service, env, { httpPort: 3001 }),
+    authService: readAuthServiceConfig(env),
+  }),
+  (config) => [AuthModule.forRoot(config.authService)],
 );

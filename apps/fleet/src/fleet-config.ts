@@ -1,7 +1,15 @@
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AuthServiceConfig, readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, readServiceConfig, ServiceConfig } from '@fleet/platform';
 
 export interface FleetConfig extends ServiceConfig {
+  authService: AuthServiceConfig;
+  /** Where the embedded app keeps its data, secrets and the demo credentials file. */
+  dataDir: string;
+  /** Create the demo tenant on the first start (FLEET_DEMO=false turns it off). */
+  seedDemoTenant: boolean;
   /** Absent when DATABASE_URL points at an existing PostgreSQL. */
   embeddedDatabase?: { dataDir: string; port: number };
 }
@@ -11,18 +19,36 @@ const EMBEDDED_URL_PLACEHOLDER = 'postgres://embedded.invalid/fleet';
 /** The embedded default: in-process messaging, and its own PostgreSQL unless DATABASE_URL is given. */
 export function readFleetConfig(env: EnvReader): FleetConfig {
   const externalDatabase = env.optionalString('DATABASE_URL');
+  const dataDir = resolve(env.string('FLEET_DATA_DIR', '.data'));
   const config = readServiceConfig('fleet', env, {
     httpPort: 3000,
     transport: 'in-process',
     databaseUrl: externalDatabase ?? EMBEDDED_URL_PLACEHOLDER,
+    jwtSecret: env.optionalString('AUTH_JWT_SECRET') ? undefined : localJwtSecret(dataDir),
   });
   return {
     ...config,
+    authService: readAuthServiceConfig(env),
+    dataDir,
+    seedDemoTenant: env.bool('FLEET_DEMO', true),
     embeddedDatabase: externalDatabase
       ? undefined
       : {
-          dataDir: resolve(env.string('FLEET_DATA_DIR', '.data')),
+          dataDir,
           port: env.port('EMBEDDED_PG_PORT', 54329),
         },
   };
+}
+
+/**
+ * The embedded app signs tokens with a key made for its data directory (readable by its owner only),
+ * so tokens survive a restart and no secret is ever committed.
+ */
+function localJwtSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }

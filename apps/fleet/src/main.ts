@@ -12,6 +12,7 @@ import {
 import { QueryApiModule } from '@fleet/query-api-service';
 import { TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
 import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+import { ensureDemoTenant } from './demo-tenant';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
 import { readFleetConfig } from './fleet-config';
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const effective = database ? { ...config, database: { ...config.database, url: database.url } } : config;
 
   const app = await createServiceApp(effective, [
-    AuthModule,
+    AuthModule.forRoot(config.authService),
     TelemetryIngestModule,
     QueryApiModule,
     CommandGatewayModule,
@@ -42,8 +43,13 @@ async function main(): Promise<void> {
   stopApp = () => app.close();
   await startServiceApp(app, effective);
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
+  const baseUrl = `http://${host}:${config.http.port}`;
+  const credentials = config.seedDemoTenant
+    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand: `http://${host}:5055` })
+    : undefined;
   process.stdout.write(
-    `\nFleet Telemetry is running at http://${host}:${config.http.port}  (readiness: /health/ready, Ctrl-C stops it)\n\n`,
+    `\nFleet Telemetry is running at ${baseUrl}  (readiness: /health/ready, Ctrl-C stops it)\n` +
+      (credentials ? `Demo tenant: API keys and a user in ${credentials}\n\n` : '\n'),
   );
 }
 

@@ -17,3 +17,6 @@ export function uniqueNamespace(label: string): string {
 export function createTestKafka(clientId: string): Kafka {
   return new Kafka({ clientId, brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING });
 }
+
+/** A signing key for services under test (never used outside tests). */
+export const testJwtSecret = 'test-only-signing-key-0123456789abcdef0123456789';

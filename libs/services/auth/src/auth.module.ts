@@ -1,9 +1,30 @@
 import { DatabaseModule } from '@fleet/platform';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { authSchema } from './auth.schema';
+import { CompaniesController } from './companies/companies.controller';
+import { CompaniesService } from './companies/companies.service';
+import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './tokens/auth-service.config';
+import { TokenController } from './tokens/token.controller';
+import { TokenService } from './tokens/token.service';
+import { UsersService } from './users/users.service';
 
 /** Identity and tenancy: companies, users, API keys, token issuance. */
-@Module({
-  imports: [DatabaseModule.forService(authSchema)],
-})
-export class AuthModule {}
+@Module({})
+export class AuthModule {
+  static forRoot(config: AuthServiceConfig): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [DatabaseModule.forService(authSchema)],
+      controllers: [TokenController, CompaniesController],
+      providers: [
+        { provide: AUTH_SERVICE_CONFIG, useValue: config },
+        ApiKeysService,
+        UsersService,
+        CompaniesService,
+        TokenService,
+      ],
+      exports: [ApiKeysService, UsersService, CompaniesService],
+    };
+  }
+}

@@ -1,2 +1,8 @@
 export * from './auth.module';
 export * from './auth.schema';
+export * from './tokens/auth-service.config';
+export { ApiKeysService, CreatedApiKey, NewApiKey } from './api-keys/api-keys.service';
+export { UsersService } from './users/users.service';
+export { CompaniesService, NewCompany } from './companies/companies.service';
+export { utcOffsetOf } from './companies/company-list';
+export { createAuthAdmin } from './admin/auth-admin';

@@ -1,0 +1,74 @@
+import { Actions } from '@fleet/contracts';
+import {
+  CurrentPrincipal,
+  PageQuery,
+  pageOf,
+  Principal,
+  Public,
+  RateLimit,
+  RequiresAction,
+} from '@fleet/platform';
+import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { CompaniesService, CompanyInTree } from './companies.service';
+import { CompanyListItem, CompanyListResponse, LegacyCompany, utcOffsetOf } from './company-list';
+
+/** Sub-companies first (shallowest first, then by id), the token's own company last. */
+function listOrder(a: CompanyInTree, b: CompanyInTree): number {
+  const ownA = a.level === 0 ? 1 : 0;
+  const ownB = b.level === 0 ? 1 : 0;
+  return ownA - ownB || a.level - b.level || a.id - b.id;
+}
+
+@Controller()
+export class CompaniesController {
+  constructor(private readonly companies: CompaniesService) {}
+
+  @Get('/v2/api/companies')
+  @RequiresAction(Actions.readCompanies)
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PageQuery,
+  ): Promise<CompanyListResponse> {
+    const tree = (await this.companies.subtree(principal.companyId)).sort(listOrder);
+    const own = tree.find((company) => company.level === 0);
+    const items: CompanyListItem[] = tree.map((company) => ({
+      id: company.id,
+      name: company.name,
+      parentId: company.level === 0 ? null : company.parentId,
+      showCommands: company.showCommands,
+      level: company.level,
+      apiKey: null,
+    }));
+    const timeZone = own?.timeZone ?? principal.timeZone;
+    return {
+      ...pageOf(items, query),
+      dateTimeFormat: own?.dateTimeFormat ?? 'dd/MM/yyyy HH:mm:ss',
+      timezone: timeZone,
+      utcOffset: utcOffsetOf(timeZone),
+    };
+  }
+
+  @Post('/api/GetCompanies')
+  @HttpCode(200)
+  @RequiresAction(Actions.readCompanies)
+  async legacyList(@CurrentPrincipal() principal: Principal): Promise<LegacyCompany[]> {
+    const tree = (await this.companies.subtree(principal.companyId)).sort(listOrder);
+    return tree.map((company) => ({
+      Id: company.id,
+      Name: company.name,
+      ParentId: company.level === 0 ? null : company.parentId,
+      Level: company.level,
+      ShowCommands: company.showCommands,
+      TimeZone: company.timeZone,
+    }));
+  }
+
+  /** Anonymous connectivity check of the V1 interface. */
+  @Post('/api/Test')
+  @HttpCode(200)
+  @Public()
+  @RateLimit(false)
+  test(): { Status: 'OK' } {
+    return { Status: 'OK' };
+  }
+}

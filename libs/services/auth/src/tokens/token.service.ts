@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { ApiException } from '@fleet/errors';
+import { claimsOf, Principal, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { sign } from 'jsonwebtoken';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { CompaniesService } from '../companies/companies.service';
+import { UsersService } from '../users/users.service';
+import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './auth-service.config';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+/** Exchanges an API key or user credentials for an access token bound to one company. */
+@Injectable()
+export class TokenService {
+  private readonly logger = new Logger(TokenService.name);
+
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly users: UsersService,
+    private readonly companies: CompaniesService,
+    @Inject(SERVICE_CONFIG) private readonly serviceConfig: ServiceConfig,
+    @Inject(AUTH_SERVICE_CONFIG) private readonly config: AuthServiceConfig,
+  ) {}
+
+  async forApiKey(key: string): Promise<TokenResponse> {
+    const apiKey = await this.apiKeys.findActive(key);
+    if (!apiKey) throw ApiException.invalidCredentials('The API key is unknown, deleted or malformed.');
+    const company = await this.usableCompany(apiKey.companyId);
+    return this.issue({
+      subject: `apikey:${apiKey.id}`,
+      companyId: company.id,
+      userId: 0,
+      timeZone: company.timeZone,
+      dateFormat: company.dateTimeFormat,
+      vehicles: apiKey.vehicleIds ?? undefined,
+      actions: apiKey.actions ?? undefined,
+    });
+  }
+
+  async forUser(userName: string, password: string): Promise<TokenResponse> {
+    const user = await this.users.authenticate(userName, password);
+    if (!user) throw ApiException.invalidCredentials('The user name or password is wrong.');
+    const company = await this.usableCompany(user.companyId);
+    return this.issue({
+      subject: `user:${user.userId}`,
+      companyId: company.id,
+      userId: user.userId,
+      timeZone: company.timeZone,
+    });
+  }
+
+  private async usableCompany(companyId: number) {
+    const [company, blocking] = await Promise.all([
+      this.companies.findById(companyId),
+      this.companies.blockingAncestor(companyId),
+    ]);
+    if (!company) throw ApiException.invalidCredentials('The credentials belong to no company.');
+    if (blocking) throw ApiException.companySuspendedAtTokenRoute();
+    return company;
+  }
+
+  private issue(principal: Principal): TokenResponse {
+    try {
+      const token = sign(claimsOf(principal), this.serviceConfig.auth.jwtSecret, {
+        algorithm: 'HS256',
+        expiresIn: this.config.tokenLifetimeSeconds,
+        jwtid: randomUUID(),
+      });
+      return { access_token: token, token_type: 'bearer', expires_in: this.config.tokenLifetimeSeconds };
+    } catch (error) {
+      this.logger.error({ msg: 'token signing failed', err: error });
+      throw ApiException.tokenNotIssued();
+    }
+  }
+}
