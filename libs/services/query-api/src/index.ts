@@ -1,2 +1,4 @@
 export * from './query-api.module';
 export * from './query-api.schema';
+export { VehicleRegistry, NewVehicle, RegisteredVehicle } from './vehicles/vehicle-registry.service';
+export { createRegistryAdmin } from './admin/registry-admin';

@@ -2,7 +2,7 @@ import { PositionReportedV1 } from '@fleet/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { QUERY_SCHEMA } from '../query-api.schema';
+import { QUERY_SCHEMA } from '../query-api.schema.constants';
 
 /** Writes position events into history. Idempotent: a redelivered event id is skipped. */
 @Injectable()

@@ -1,0 +1,104 @@
+import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { ApiException } from '@fleet/errors';
+import { InjectOutbox, Outbox } from '@fleet/platform';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { QUERY_SCHEMA } from '../query-api.schema.constants';
+import { Vehicle, VehicleCompany } from './vehicle.entity';
+
+export interface NewVehicle {
+  name: string;
+  imei: string;
+  vin?: string | null;
+  companyIds: number[];
+}
+
+export interface RegisteredVehicle {
+  id: number;
+  name: string;
+  imei: string;
+  vin: string | null;
+  companyIds: number[];
+}
+
+/** Registers vehicles and maps them to companies; each change is announced through the outbox. */
+@Injectable()
+export class VehicleRegistry implements OnApplicationBootstrap {
+  constructor(
+    @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
+    @InjectOutbox(QUERY_SCHEMA) private readonly outbox: Outbox,
+  ) {}
+
+  async register(input: NewVehicle): Promise<RegisteredVehicle> {
+    if (!/^\d{8,20}$/.test(input.imei)) throw ApiException.invalidInput(`imei: "${input.imei}" is not 8 to 20 digits`);
+    return this.dataSource.transaction(async (manager) => {
+      if (await manager.existsBy(Vehicle, { imei: input.imei })) {
+        throw ApiException.invalidInput(`imei: ${input.imei} is already registered`);
+      }
+      const vehicle = await manager.save(manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null }));
+      await this.replaceCompanies(manager, vehicle.id, input.companyIds);
+      return this.announce(manager, vehicle.id);
+    });
+  }
+
+  /** Replaces the vehicle's company mappings. */
+  async mapToCompanies(vehicleId: number, companyIds: number[]): Promise<RegisteredVehicle> {
+    return this.dataSource.transaction(async (manager) => {
+      const vehicle = await manager.findOne(Vehicle, { where: { id: vehicleId }, lock: { mode: 'pessimistic_write' } });
+      if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} does not exist.`);
+      await this.replaceCompanies(manager, vehicleId, companyIds);
+      await manager.update(Vehicle, { id: vehicleId }, { version: vehicle.version + 1, updatedAt: new Date() });
+      return this.announce(manager, vehicleId);
+    });
+  }
+
+  async list(): Promise<RegisteredVehicle[]> {
+    const vehicles = await this.dataSource.getRepository(Vehicle).find({ order: { id: 'ASC' } });
+    const mappings = await this.dataSource.getRepository(VehicleCompany).find();
+    return vehicles.map((vehicle) => this.toRegistered(vehicle, mappings));
+  }
+
+  /** Re-announces every vehicle at start (heals projections; refills the embedded in-memory broker). */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const vehicles = await manager.find(Vehicle, { order: { id: 'ASC' } });
+      const mappings = await manager.find(VehicleCompany);
+      await this.outbox.enqueue(
+        manager,
+        Topics.vehicleSnapshots,
+        vehicles.map((vehicle) => ({ key: String(vehicle.id), payload: this.snapshotOf(vehicle, mappings) })),
+      );
+    });
+  }
+
+  private async replaceCompanies(manager: EntityManager, vehicleId: number, companyIds: number[]): Promise<void> {
+    await manager.delete(VehicleCompany, { vehicleId });
+    const unique = [...new Set(companyIds)];
+    if (unique.length) await manager.insert(VehicleCompany, unique.map((companyId) => ({ vehicleId, companyId })));
+  }
+
+  private async announce(manager: EntityManager, vehicleId: number): Promise<RegisteredVehicle> {
+    const vehicle = await manager.findOneByOrFail(Vehicle, { id: vehicleId });
+    const mappings = await manager.findBy(VehicleCompany, { vehicleId });
+    await this.outbox.enqueue(manager, Topics.vehicleSnapshots, [
+      { key: String(vehicle.id), payload: this.snapshotOf(vehicle, mappings) },
+    ]);
+    return this.toRegistered(vehicle, mappings);
+  }
+
+  private toRegistered(vehicle: Vehicle, mappings: VehicleCompany[]): RegisteredVehicle {
+    const companyIds = mappings.filter((m) => m.vehicleId === vehicle.id).map((m) => m.companyId).sort((a, b) => a - b);
+    return { id: vehicle.id, name: vehicle.name, imei: vehicle.imei, vin: vehicle.vin, companyIds };
+  }
+
+  private snapshotOf(vehicle: Vehicle, mappings: VehicleCompany[]): VehicleSnapshotV1 {
+    return {
+      ...this.toRegistered(vehicle, mappings),
+      vehicleId: vehicle.id,
+      deleted: false,
+      version: vehicle.version,
+      updatedAt: vehicle.updatedAt.toISOString(),
+    };
+  }
+}

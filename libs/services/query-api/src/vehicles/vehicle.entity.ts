@@ -1,0 +1,43 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+/** The vehicle registry: query-api owns it and announces every change as a vehicle snapshot. */
+@Entity({ schema: 'query', name: 'vehicles' })
+export class Vehicle {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  /** The tracker's IMEI; one tracker reports for one vehicle. */
+  @Index('vehicles_imei_key', { unique: true })
+  @Column({ type: 'text' })
+  imei!: string;
+
+  @Column({ type: 'text', nullable: true })
+  vin!: string | null;
+
+  @Column({ type: 'integer', default: 1 })
+  version!: number;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt!: Date;
+}
+
+/**
+ * Which companies a vehicle is mapped to. Company ids come from auth's snapshots; there is no foreign
+ * key because the companies table belongs to another service.
+ */
+@Entity({ schema: 'query', name: 'vehicle_companies' })
+@Index('vehicle_companies_company_idx', ['companyId'])
+export class VehicleCompany {
+  @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
+  vehicleId!: number;
+
+  @PrimaryColumn({ name: 'company_id', type: 'integer' })
+  companyId!: number;
+
+  @ManyToOne(() => Vehicle, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'vehicle_id', foreignKeyConstraintName: 'vehicle_companies_vehicle_fk' })
+  vehicle?: Vehicle;
+}
