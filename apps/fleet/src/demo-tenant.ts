@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
 import { CompanyStatus } from '@fleet/contracts';
+import { VehicleRegistry } from '@fleet/query-api-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 
 /** The contract of `.data/demo-credentials.json` (documented in README.md). */
@@ -33,6 +34,18 @@ const DEMO_COMPANIES: DemoCompany[] = [
     status: 'suspended',
     timeZone: 'America/New_York',
   },
+];
+
+// A vehicle mapped to two companies shows the rule that a sub-company's vehicle is listed by its parent
+// only when it is mapped to the parent too.
+const DEMO_VEHICLES: { name: string; companies: string[] }[] = [
+  { name: 'Van 01', companies: ['Demo Logistics'] },
+  { name: 'Van 02', companies: ['Demo Logistics'] },
+  { name: 'Truck North 1', companies: ['Demo Logistics North', 'Demo Logistics'] },
+  { name: 'Truck North 2', companies: ['Demo Logistics North'] },
+  { name: 'Courier Bike 1', companies: ['Demo Couriers Harbour'] },
+  { name: 'Truck South 1', companies: ['Demo Logistics South'] },
+  { name: 'Freight Hauler 1', companies: ['Demo Suspended Freight'] },
 ];
 
 /**
@@ -87,6 +100,24 @@ export async function ensureDemoTenant(
       apiKey: key,
     });
   }
+  const registry = app.get(VehicleRegistry);
+  const companyId = (name: string) => ids.get(name)!;
+  for (const [index, demo] of DEMO_VEHICLES.entries()) {
+    const vehicle = await registry.register({
+      name: demo.name,
+      imei: `35693803${String(index + 1).padStart(7, '0')}`,
+      vin: `WDB9066351S${String(100_000 + index + 1)}`,
+      companyIds: demo.companies.map(companyId),
+    });
+    credentials.vehicles.push({
+      id: vehicle.id,
+      name: vehicle.name,
+      imei: vehicle.imei,
+      vin: vehicle.vin!,
+      companyIds: vehicle.companyIds,
+    });
+  }
+
   const password = 'demo-password-1';
   await users.create('demo', password, [credentials.companies[0].id]);
   credentials.users.push({ userName: 'demo', password, companyId: credentials.companies[0].id });
