@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppProcess, freePort } from '@fleet/testing';
@@ -33,6 +33,63 @@ describe('the embedded fleet app', () => {
 
   const start = () => AppProcess.start('fleet', env, 60_000);
 
+  /** The demo credentials file is a documented contract; its keys and user must work. */
+  async function expectDemoTenant(baseUrl: string): Promise<void> {
+    const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    expect(credentials).toEqual({
+      baseUrl: expect.stringMatching(/^http:\/\/localhost:\d+$/),
+      ingest: { osmand: 'http://localhost:5055' },
+      companies: expect.arrayContaining([
+        {
+          id: expect.any(Number),
+          name: expect.any(String),
+          parentId: null,
+          status: 'active',
+          apiKey: expect.stringMatching(/^[\w-]{43}$/),
+        },
+        expect.objectContaining({ status: 'suspended' }),
+      ]),
+      users: [
+        {
+          userName: expect.any(String),
+          password: expect.any(String),
+          companyId: credentials.companies[0].id,
+        },
+      ],
+      vehicles: expect.arrayContaining([
+        {
+          id: expect.any(Number),
+          name: expect.any(String),
+          imei: expect.stringMatching(/^\d{15}$/),
+          vin: expect.any(String),
+          companyIds: [credentials.companies[0].id],
+        },
+      ]),
+    });
+    expect(credentials.companies[0].parentId).toBeNull();
+    expect(
+      credentials.companies.filter((company: { parentId: number | null }) => company.parentId !== null),
+    ).toHaveLength(4);
+    const tokenStatus = async (apiKey: string) =>
+      (
+        await fetch(`${baseUrl}/v2/api/authentication/token/api-key`, {
+          method: 'POST',
+          body: new URLSearchParams({ apiKey }),
+        })
+      ).status;
+    expect(await tokenStatus(credentials.companies[0].apiKey)).toBe(200);
+    const suspended = credentials.companies.find(
+      (company: { status: string }) => company.status === 'suspended',
+    );
+    expect(await tokenStatus(suspended.apiKey)).toBe(403);
+    const user = credentials.users[0];
+    const userToken = await fetch(`${baseUrl}/api/Authentication/token/user`, {
+      method: 'POST',
+      body: new URLSearchParams({ UserName: user.userName, Password: user.password }),
+    });
+    expect(userToken.status).toBe(200);
+  }
+
   it('starts on a new data directory, stops cleanly, restarts on the same data, and survives SIGKILL', async () => {
     const first = await start();
     expect(first.logs()).toContain('initialising a new PostgreSQL data directory');
@@ -50,6 +107,7 @@ describe('the embedded fleet app', () => {
       },
     });
     expect(postgresRunning(dataDir)).toBe(true);
+    await expectDemoTenant(first.baseUrl);
 
     // Ctrl-C: the services close, then PostgreSQL stops; nothing is left running.
     expect(await first.kill('SIGINT')).toBe(0);

@@ -60,6 +60,8 @@ export interface RateLimitConfig {
   /** Where counters live: Redis shares them across replicas and services; memory is per process. */
   store: 'redis' | 'memory';
   redisUrl: string;
+  /** Prefix of the counters' Redis keys, so that deployments can share one Redis. */
+  keyPrefix: string;
   /** Windows of every rate-limited route without an entry in `routes`. */
   defaultWindows: RateLimitWindow[];
   /** Per route, keyed `METHOD /framework/path/:param` (from `METHOD /spec/path/{param}` in the setting). */
@@ -111,6 +113,7 @@ function readRateLimits(env: EnvReader, defaultStore: RateLimitConfig['store']):
   return {
     store: env.oneOf('RATE_LIMIT_STORE', ['redis', 'memory'] as const, defaultStore),
     redisUrl: env.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+    keyPrefix: env.string('RATE_LIMIT_KEY_PREFIX', 'fleet:rl:'),
     defaultWindows: defaultWindows ?? [{ policy: 'minute', limit: 60 }],
     routes,
   };

@@ -54,7 +54,7 @@ export class RateLimiterModule {
             {
               provide: RateLimiter,
               inject: [RateLimitRedis],
-              useFactory: (redis: RateLimitRedis) => new RedisRateLimiter(redis.client),
+              useFactory: (redis: RateLimitRedis) => new RedisRateLimiter(redis.client, { keyPrefix: config.keyPrefix }),
             },
           ]
         : [{ provide: RateLimiter, useFactory: () => new MemoryRateLimiter() }];
