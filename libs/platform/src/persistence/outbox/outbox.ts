@@ -11,6 +11,16 @@ export interface OutboxOptions {
   pollIntervalMs?: number;
 }
 
+class RelayElsewhere extends EventPublisher {
+  constructor(private readonly schema: string) {
+    super();
+  }
+
+  async publish(): Promise<void> {
+    throw new Error(`this process only writes to the ${this.schema} outbox; the running service relays it`);
+  }
+}
+
 /**
  * Publishes facts that must not be lost with the transaction that stores them: `enqueue` writes the
  * events into the service's `outbox` table through the caller's transaction, and the relay publishes
@@ -35,6 +45,14 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     this.logger = new Logger(`Outbox:${schema}`);
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+  }
+
+  /**
+   * An outbox that only writes, for processes that change data but do not run the relay (the admin
+   * CLI): the running service relays what they enqueue.
+   */
+  static writeOnly(dataSource: DataSource, schema: string): Outbox {
+    return new Outbox(dataSource, schema, new RelayElsewhere(schema));
   }
 
   /** Validates the events now (a bad payload fails the caller's transaction) and stores them with it. */
