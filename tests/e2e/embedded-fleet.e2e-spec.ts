@@ -28,10 +28,17 @@ describe('the embedded fleet app', () => {
   });
 
   afterAll(async () => {
-    await rm(dataDir, { recursive: true, force: true });
+    // A failed assertion must not leave the app, and its PostgreSQL, running.
+    await Promise.all(started.map((fleet) => fleet.kill('SIGTERM')));
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   });
 
-  const start = () => AppProcess.start('fleet', env, 60_000);
+  const started: AppProcess[] = [];
+  const start = async () => {
+    const fleet = await AppProcess.start('fleet', env, 60_000);
+    started.push(fleet);
+    return fleet;
+  };
 
   /** The demo credentials file is a documented contract; its keys and user must work. */
   async function expectDemoTenant(baseUrl: string): Promise<void> {

@@ -41,12 +41,14 @@ async function main(): Promise<void> {
     WebhookDispatcherModule,
   ]);
   stopApp = () => app.close();
-  await startServiceApp(app, effective);
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
   const baseUrl = `http://${host}:${config.http.port}`;
+  // The demo tenant exists before the app reports ready: a newcomer's first request finds it.
+  await app.init();
   const credentials = config.seedDemoTenant
     ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand: `http://${host}:5055` })
     : undefined;
+  await startServiceApp(app, effective);
   process.stdout.write(
     `\nFleet Telemetry is running at ${baseUrl}  (readiness: /health/ready, Ctrl-C stops it)\n` +
       (credentials ? `Demo tenant: API keys and a user in ${credentials}\n\n` : '\n'),
