@@ -100,19 +100,10 @@ function templateToRegExp(path: string): RegExp {
   return new RegExp(`^${pattern}$`, 'i');
 }
 
-const compiledTables = new WeakMap<readonly RouteOwnership[], { entry: RouteOwnership; regexp: RegExp }[]>();
+const compiled = publicRoutes.map((entry) => ({ entry, regexp: templateToRegExp(entry.path) }));
 
 /** The route a concrete request path belongs to (templates never overlap; a unit test keeps it so). */
-export function findPublicRoute(
-  method: HttpMethod,
-  concretePath: string,
-  routes: readonly RouteOwnership[] = publicRoutes,
-): RouteOwnership | undefined {
-  let compiled = compiledTables.get(routes);
-  if (!compiled) {
-    compiled = routes.map((entry) => ({ entry, regexp: templateToRegExp(entry.path) }));
-    compiledTables.set(routes, compiled);
-  }
+export function findPublicRoute(method: HttpMethod, concretePath: string): RouteOwnership | undefined {
   return compiled.find(({ entry, regexp }) => entry.method === method && regexp.test(concretePath))?.entry;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import { findPublicRoute, HttpMethod, publicRoutes, RouteOwnership } from '@fleet/contracts';
+import { publicRoutes, RouteOwnership, toFrameworkPath } from '@fleet/contracts';
 import {
   ApiException,
   GlobalExceptionFilter,
@@ -32,6 +32,11 @@ function installRequestPipeline(
   logger: PinoLogger,
   routes: readonly RouteOwnership[],
 ): void {
+  const sunsets = new Map(
+    routes
+      .filter((route) => route.sunset)
+      .map((route) => [`${route.method} ${toFrameworkPath(route.path)}`, route.sunset!]),
+  );
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
@@ -39,9 +44,10 @@ function installRequestPipeline(
     requestContext.run({ requestId: String(request.id) }, done);
   });
   fastify.addHook('onRequest', (request, reply, done) => {
-    const route = findPublicRoute(request.method as HttpMethod, request.url.split('?')[0], routes);
-    if (!route?.sunset) return done();
-    const sunset = new Date(route.sunset);
+    // Keyed by the route template Fastify matched: one lookup, no path matching per request.
+    const sunsetAt = sunsets.get(`${request.method} ${request.routeOptions.url}`);
+    if (!sunsetAt) return done();
+    const sunset = new Date(sunsetAt);
     if (Date.now() > sunset.getTime()) {
       // Past its sunset date a deprecated route is gone (RFC 8594 allows 410).
       const { status, body } = toHttpError(
