@@ -29,7 +29,7 @@ export class CompaniesController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: PageQuery,
   ): Promise<CompanyListResponse> {
-    const tree = (await this.companies.subtree(principal.companyId)).sort(listOrder);
+    const tree = await this.listedCompanies(principal);
     const own = tree.find((company) => company.level === 0);
     const items: CompanyListItem[] = tree.map((company) => ({
       id: company.id,
@@ -52,7 +52,7 @@ export class CompaniesController {
   @HttpCode(200)
   @RequiresAction(Actions.readCompanies)
   async legacyList(@CurrentPrincipal() principal: Principal): Promise<LegacyCompany[]> {
-    const tree = (await this.companies.subtree(principal.companyId)).sort(listOrder);
+    const tree = await this.listedCompanies(principal);
     return tree.map((company) => ({
       Id: company.id,
       Name: company.name,
@@ -61,6 +61,11 @@ export class CompaniesController {
       ShowCommands: company.showCommands,
       TimeZone: company.timeZone,
     }));
+  }
+
+  /** The companies a token may list, in the order both interfaces show them. */
+  private async listedCompanies(principal: Principal): Promise<CompanyInTree[]> {
+    return (await this.companies.subtree(principal.companyId)).sort(listOrder);
   }
 
   /** Anonymous connectivity check of the V1 interface. */

@@ -3,7 +3,7 @@ import { ApiException } from '@fleet/errors';
 import { InjectOutbox, Outbox } from '@fleet/platform';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
 import { Company } from './company.entity';
 
@@ -119,7 +119,9 @@ export class CompaniesService implements OnApplicationBootstrap {
        SELECT id, level FROM tree`,
       [rootId],
     );
-    const companies = await this.dataSource.getRepository(Company).findByIds(rows.map((row) => row.id));
+    const companies = await this.dataSource
+      .getRepository(Company)
+      .findBy({ id: In(rows.map((row) => row.id)) });
     const levelOf = new Map(rows.map((row) => [row.id, row.level]));
     return companies.map((company) => Object.assign(company, { level: levelOf.get(company.id)! }));
   }
