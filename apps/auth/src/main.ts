@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { AuthModule, readAuthServiceConfig } from '@fleet/auth-service';
-import { ServiceNames } from '@fleet/contracts';
+import { openApiDocument, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 
 const service = ServiceNames.auth;
@@ -12,4 +12,6 @@ void runService(
     authService: readAuthServiceConfig(env),
   }),
   (config) => [AuthModule.forRoot(config.authService)],
+  // auth owns the document's routes in the distributed mode (route table).
+  { openApiDocument },
 );

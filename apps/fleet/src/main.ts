@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import { AlertEngineModule } from '@fleet/alert-engine-service';
-import { AuthModule } from '@fleet/auth-service';
-import { CommandGatewayModule } from '@fleet/command-gateway-service';
+import { openApiDocument } from '@fleet/contracts';
 import {
   createServiceApp,
   installJsonLogging,
@@ -9,11 +7,9 @@ import {
   onShutdownSignal,
   startServiceApp,
 } from '@fleet/platform';
-import { QueryApiModule } from '@fleet/query-api-service';
-import { TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
-import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
 import { ensureDemoTenant } from './demo-tenant';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
+import { fleetModules } from './fleet-modules';
 import { readFleetConfig } from './fleet-config';
 
 /** Every service module in one process: the platform as a newcomer first meets it. */
@@ -32,14 +28,7 @@ async function main(): Promise<void> {
   }
   const effective = database ? { ...config, database: { ...config.database, url: database.url } } : config;
 
-  const app = await createServiceApp(effective, [
-    AuthModule.forRoot(config.authService),
-    TelemetryIngestModule,
-    QueryApiModule,
-    CommandGatewayModule,
-    AlertEngineModule,
-    WebhookDispatcherModule,
-  ]);
+  const app = await createServiceApp(effective, fleetModules(config), { openApiDocument });
   stopApp = () => app.close();
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
   const baseUrl = `http://${host}:${config.http.port}`;

@@ -7,3 +7,4 @@ export * from './topics';
 export * from './services';
 export * from './routes/route-table';
 export * from './actions';
+export * from './openapi';

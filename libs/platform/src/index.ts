@@ -34,3 +34,4 @@ export * from './auth/route-metadata';
 export * from './auth/request-pipeline.guard';
 export * from './http/pagination';
 export * from './rate-limit/rate-limiter.module';
+export * from './http/openapi';

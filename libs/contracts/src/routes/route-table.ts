@@ -33,6 +33,10 @@ export const publicRoutes: readonly RouteOwnership[] = [
   route('POST', '/api/Authentication/token/api-key', auth),
   route('POST', '/api/GetCompanies', auth),
   route('POST', '/api/Test', auth),
+  // The OpenAPI document of the whole interface and its interactive page (docs/openapi.md).
+  route('GET', '/v2/api/openapi.json', auth),
+  route('GET', '/v2/api/docs', auth),
+  route('GET', '/v2/api/docs/{asset}', auth),
 
   // Vehicles, positions, trips and insights
   route('GET', '/v2/api/companies/{id}/vehicles/last-position', queryApi),

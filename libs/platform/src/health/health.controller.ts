@@ -1,10 +1,13 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public, RateLimit } from '../auth/route-metadata';
 import { HealthRegistry } from './health.registry';
 
 /** Probes for orchestrators: liveness says the process works, readiness that its dependencies do. */
 @Controller('health')
+// Probes for orchestrators, not part of the public interface.
+@ApiExcludeController()
 @Public()
 @RateLimit(false)
 export class HealthController {

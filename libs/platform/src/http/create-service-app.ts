@@ -17,6 +17,7 @@ import { ServiceConfig } from '../config/service-config';
 import { installJsonLogging, requestContext } from '../logging/logger';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
+import { serveOpenApiDocument } from './openapi';
 import { createValidationPipe } from './validation';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -86,6 +87,8 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   /** The route table whose deprecations apply (tests pass their own). */
   routes?: readonly RouteOwnership[];
+  /** Served at /v2/api/openapi.json with an interactive page at /v2/api/docs (by the route's owner). */
+  openApiDocument?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -114,6 +117,7 @@ export async function createServiceApp(
   // Form fields of multipart bodies become body properties, like urlencoded ones (token routes accept both).
   await app.register(multipart, { attachFieldsToBody: 'keyValues' });
   installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes);
+  if (options.openApiDocument) serveOpenApiDocument(app, options.openApiDocument);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   app.connectMicroservice(

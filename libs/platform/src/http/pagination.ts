@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -6,12 +7,14 @@ export const MAX_PAGE_SIZE = 500;
 
 /** `page` and `pageSize` of every paginated V2 route: 1 and 50 by default, integers, 422 otherwise. */
 export class PageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   page: number = 1;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -2,7 +2,7 @@ import { DynamicModule, Logger, Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, EnvReader } from '../config/env-reader';
 import { ServiceConfig } from '../config/service-config';
-import { createServiceApp, startServiceApp } from './create-service-app';
+import { createServiceApp, ServiceAppOptions, startServiceApp } from './create-service-app';
 
 /** sysexits' EX_CONFIG: orchestrators and humans can tell a bad setting from a crash. */
 const EXIT_BAD_CONFIG = 78;
@@ -55,10 +55,11 @@ export async function runService<C extends ServiceConfig>(
   service: string,
   readConfig: (env: EnvReader) => C,
   modules: (config: C) => (Type | DynamicModule)[],
+  options: ServiceAppOptions = {},
 ): Promise<NestFastifyApplication | undefined> {
   const config = loadConfigOrExit(service, readConfig);
   try {
-    const app = await createServiceApp(config, modules(config));
+    const app = await createServiceApp(config, modules(config), options);
     onShutdownSignal(() => app.close());
     await startServiceApp(app, config);
     return app;

@@ -383,4 +383,29 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
       });
     });
   });
+
+  describe('OpenAPI', () => {
+    it('serves the committed document without a token, and an interactive page for it', async () => {
+      const document = await harness.app.inject({ method: 'GET', url: '/v2/api/openapi.json' });
+      expect(document.statusCode).toBe(200);
+      expect(document.headers['content-type']).toContain('application/json');
+      expect(document.headers['x-api-version']).toBe('2');
+      const body = document.json<{ openapi: string; paths: Record<string, unknown> }>();
+      expect(body.openapi).toMatch(/^3\./);
+      expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/v2/api/companies', '/api/GetCompanies']));
+
+      const page = await harness.app.inject({ method: 'GET', url: '/v2/api/docs' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('swagger-ui');
+      for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) {
+        const response = await harness.app.inject({ method: 'GET', url: `/v2/api/docs/${asset}` });
+        expect({ asset, status: response.statusCode, empty: response.body.length === 0 }).toEqual({
+          asset,
+          status: 200,
+          empty: false,
+        });
+      }
+    });
+  });
 });

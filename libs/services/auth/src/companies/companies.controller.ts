@@ -1,5 +1,8 @@
 import { Actions } from '@fleet/contracts';
 import {
+  ApiAuthenticated,
+  ApiErrors,
+  ApiSuccess,
   CurrentPrincipal,
   PageQuery,
   pageOf,
@@ -9,6 +12,7 @@ import {
   RequiresAction,
 } from '@fleet/platform';
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { CompaniesService, CompanyInTree } from './companies.service';
 import { CompanyListItem, CompanyListResponse, LegacyCompany, utcOffsetOf } from './company-list';
 
@@ -19,12 +23,23 @@ function listOrder(a: CompanyInTree, b: CompanyInTree): number {
   return ownA - ownB || a.level - b.level || a.id - b.id;
 }
 
+/** Body of the anonymous V1 connectivity check. */
+class TestResponse {
+  @ApiProperty({ enum: ['OK'] })
+  Status!: 'OK';
+}
+
 @Controller()
+@ApiTags('Companies')
 export class CompaniesController {
   constructor(private readonly companies: CompaniesService) {}
 
   @Get('/v2/api/companies')
   @RequiresAction(Actions.readCompanies)
+  @ApiOperation({ summary: 'Companies the token reaches: sub-companies first, its own company last' })
+  @ApiAuthenticated()
+  @ApiSuccess(CompanyListResponse)
+  @ApiErrors(422)
   async list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: PageQuery,
@@ -51,6 +66,9 @@ export class CompaniesController {
   @Post('/api/GetCompanies')
   @HttpCode(200)
   @RequiresAction(Actions.readCompanies)
+  @ApiOperation({ summary: 'V1: companies the token reaches, in the V2 order' })
+  @ApiAuthenticated({ legacy: true })
+  @ApiSuccess([LegacyCompany])
   async legacyList(@CurrentPrincipal() principal: Principal): Promise<LegacyCompany[]> {
     const tree = await this.listedCompanies(principal);
     return tree.map((company) => ({
@@ -73,6 +91,8 @@ export class CompaniesController {
   @HttpCode(200)
   @Public()
   @RateLimit(false)
+  @ApiOperation({ summary: 'V1: anonymous connectivity check' })
+  @ApiOkResponse({ type: TestResponse })
   test(): { Status: 'OK' } {
     return { Status: 'OK' };
   }

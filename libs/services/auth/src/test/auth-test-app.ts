@@ -1,4 +1,4 @@
-import { RouteOwnership } from '@fleet/contracts';
+import { openApiDocument, RouteOwnership } from '@fleet/contracts';
 import {
   CompanyDirectory,
   createServiceApp,
@@ -41,6 +41,8 @@ export async function startAuthTestApp(
   reader.assertValid();
   const app = await createServiceApp(config, [AuthModule.forRoot(authConfig), ...(extra.modules ?? [])], {
     routes: extra.routes,
+    // As apps/auth/src/main.ts: auth serves the interface's OpenAPI document.
+    openApiDocument,
   });
   await startServiceApp(app, { ...config, http: { host: '127.0.0.1', port: 0 } });
   const directory = app.get(CompanyDirectory);

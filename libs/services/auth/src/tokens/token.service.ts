@@ -2,16 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { ApiException } from '@fleet/errors';
 import { claimsOf, Principal, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { sign } from 'jsonwebtoken';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { CompaniesService } from '../companies/companies.service';
 import { UsersService } from '../users/users.service';
 import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './auth-service.config';
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'bearer';
-  expires_in: number;
+export class TokenResponse {
+  @ApiProperty({ description: 'JWT (HS256) to send as `Authorization: Bearer <token>`.' })
+  access_token!: string;
+
+  @ApiProperty({ enum: ['bearer'] })
+  token_type!: 'bearer';
+
+  @ApiProperty({ description: 'Lifetime in seconds (86399 unless configured).', example: 86399 })
+  expires_in!: number;
 }
 
 /** Exchanges an API key or user credentials for an access token bound to one company. */

@@ -1,0 +1,19 @@
+import { AlertEngineModule } from '@fleet/alert-engine-service';
+import { AuthModule, AuthServiceConfig } from '@fleet/auth-service';
+import { CommandGatewayModule } from '@fleet/command-gateway-service';
+import { QueryApiModule } from '@fleet/query-api-service';
+import { TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
+import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+import { DynamicModule, Type } from '@nestjs/common';
+
+/** Every service module: what the embedded app runs, and what the OpenAPI document describes. */
+export function fleetModules(config: { authService: AuthServiceConfig }): (Type | DynamicModule)[] {
+  return [
+    AuthModule.forRoot(config.authService),
+    TelemetryIngestModule,
+    QueryApiModule,
+    CommandGatewayModule,
+    AlertEngineModule,
+    WebhookDispatcherModule,
+  ];
+}

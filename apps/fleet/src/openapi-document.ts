@@ -1,0 +1,40 @@
+import { readAuthServiceConfig } from '@fleet/auth-service';
+import { EnvReader, generateOpenApiDocument, PlatformModule, readServiceConfig } from '@fleet/platform';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { fleetModules } from './fleet-modules';
+
+/** Where the committed document lives (served by auth, checked for drift by openapi.spec.ts). */
+export const OPENAPI_DOCUMENT_FILE = 'libs/contracts/src/openapi/openapi.json';
+
+/**
+ * The OpenAPI document of every service's controllers. The app is created in Nest's preview mode:
+ * the module graph is resolved but no provider runs, so no database, broker or secret is needed and
+ * the settings below are placeholders that never leave this function.
+ */
+export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
+  const env = new EnvReader({
+    AUTH_JWT_SECRET: 'openapi-generation-placeholder-secret-0000',
+    DATABASE_URL: 'postgres://openapi.invalid/none',
+    MESSAGING_TRANSPORT: 'in-process',
+  });
+  const config = { ...readServiceConfig('fleet', env, { httpPort: 3000 }), authService: readAuthServiceConfig(env) };
+  env.assertValid();
+
+  @Module({ imports: [PlatformModule.forRoot(config), ...fleetModules(config)] })
+  class OpenApiRootModule {}
+
+  const app = await NestFactory.create(OpenApiRootModule, new FastifyAdapter(), { preview: true, logger: false });
+  try {
+    return generateOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Stable text form of the document: what is committed and compared. */
+export function serializeOpenApiDocument(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
