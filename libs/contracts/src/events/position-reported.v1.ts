@@ -1,4 +1,5 @@
 import {
+  IsArray,
   IsBoolean,
   IsInt,
   IsISO8601,
@@ -9,15 +10,154 @@ import {
   IsString,
   IsUUID,
   Max,
+  MaxLength,
   Min,
 } from 'class-validator';
+
+/**
+ * What a tracker measured at one fix, in the platform's units. Every reading is optional: trackers
+ * send what they have, and an absent reading stays absent (it never becomes 0 or false).
+ * docs/telemetry.md lists where each field comes from in the OsmAnd protocol.
+ */
+export class PositionReadingsV1 {
+  /** Ground speed, km/h. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  speedKmh?: number;
+
+  /** Heading, whole degrees clockwise from true north, 0–359. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(359)
+  course?: number;
+
+  /** Metres above sea level. */
+  @IsOptional()
+  @IsNumber()
+  altitudeM?: number;
+
+  /** Horizontal accuracy radius, metres. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  accuracyM?: number;
+
+  /** Horizontal dilution of precision (unitless). */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  hdop?: number;
+
+  /** Satellites used in the fix. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  satellites?: number;
+
+  /** Cellular signal strength as the tracker reports it: bars, 0 (none) to 5 (excellent). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  signal?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  ignition?: boolean;
+
+  /** The tracker's own motion flag (accelerometer or app), when it has one. */
+  @IsOptional()
+  @IsBoolean()
+  motion?: boolean;
+
+  /** Total distance the vehicle has driven, metres. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  odometerM?: number;
+
+  /** Total engine running time, hours. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  engineHours?: number;
+
+  /** Vehicle supply voltage, volts. */
+  @IsOptional()
+  @IsNumber()
+  powerV?: number;
+
+  /** Battery state of charge, percent 0–100 (the tracker's, or the traction battery's on an EV). */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(100)
+  batteryLevel?: number;
+
+  /** Whether the battery is being charged. */
+  @IsOptional()
+  @IsBoolean()
+  charging?: boolean;
+
+  /** EV charger power, kW. */
+  @IsOptional()
+  @IsNumber()
+  chargerPowerKw?: number;
+
+  /** EV energy charged in the current session, kWh. */
+  @IsOptional()
+  @IsNumber()
+  chargingEnergyKwh?: number;
+
+  /** EV remaining range, km. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  batteryRangeKm?: number;
+
+  /** Fuel level, percent of the tank 0–100. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(100)
+  fuelLevel?: number;
+
+  /** Fuel in the tank, litres. */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  fuelVolumeL?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  doorLocked?: boolean;
+
+  /** False when the engine is immobilised. */
+  @IsOptional()
+  @IsBoolean()
+  engineEnabled?: boolean;
+
+  /** Driver identifier (iButton, RFID card or name). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  driver?: string;
+
+  /** Active diagnostic trouble codes, e.g. `P0300`. */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  dtcCodes?: string[];
+}
 
 /**
  * A normalized position from a tracker, accepted by telemetry-ingest.
  * Keyed by vehicle id so that one vehicle's positions stay in order.
  * `eventId` is assigned at acceptance and is what consumers de-duplicate on.
  */
-export class PositionReportedV1 {
+export class PositionReportedV1 extends PositionReadingsV1 {
   @IsUUID()
   eventId!: string;
 
@@ -41,23 +181,4 @@ export class PositionReportedV1 {
 
   @IsLongitude()
   lng!: number;
-
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  speedKmh?: number;
-
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(359)
-  course?: number;
-
-  @IsOptional()
-  @IsNumber()
-  altitudeM?: number;
-
-  @IsOptional()
-  @IsBoolean()
-  ignition?: boolean;
 }
