@@ -1,0 +1,51 @@
+/** The thresholds of the trip and motion rules (docs/trips.md explains each one with examples). */
+export interface MotionSettings {
+  /** A point is moving at this speed or above (km/h); reported speed, else derived from the previous point. */
+  movingSpeedKmh: number;
+  /** Radius of a stop, and the least length (and reach from its start) of a trip worth recording (metres). */
+  minTripDistanceM: number;
+  /** Staying within `minTripDistanceM` of one spot this long (seconds) ends a trip. */
+  minStopDurationS: number;
+  /** A silence this long (seconds) between consecutive points ends a trip at the point before it. */
+  maxGapS: number;
+  /** Whether reported ignition gates trips: ignition off ends a trip at once and keeps new ones from starting. */
+  useIgnition: boolean;
+  /** No movement for this long (seconds) counts as a rest and resets the fatigue clock. */
+  restDurationS: number;
+}
+
+export const defaultMotionSettings: Readonly<MotionSettings> = Object.freeze({
+  movingSpeedKmh: 5,
+  minTripDistanceM: 200,
+  minStopDurationS: 180,
+  maxGapS: 3600,
+  useIgnition: true,
+  restDurationS: 900,
+});
+
+const positiveKeys = ['movingSpeedKmh', 'minStopDurationS', 'maxGapS', 'restDurationS'] as const;
+
+/**
+ * The defaults overlaid with the given values (undefined ones ignored), checked once here so the rules can
+ * trust them: a zero or negative threshold would make every point moving or every trip end at once.
+ */
+export function resolveMotionSettings(settings: Partial<MotionSettings> = {}): MotionSettings {
+  const resolved: MotionSettings = { ...defaultMotionSettings };
+  for (const [key, value] of Object.entries(settings) as [keyof MotionSettings, unknown][]) {
+    if (value !== undefined) Object.assign(resolved, { [key]: value });
+  }
+  for (const key of positiveKeys) {
+    if (!Number.isFinite(resolved[key]) || resolved[key] <= 0) {
+      throw new RangeError(`motion setting ${key} must be a positive number, got ${resolved[key]}`);
+    }
+  }
+  if (!Number.isFinite(resolved.minTripDistanceM) || resolved.minTripDistanceM < 0) {
+    throw new RangeError(
+      `motion setting minTripDistanceM must be zero or more, got ${resolved.minTripDistanceM}`,
+    );
+  }
+  if (typeof resolved.useIgnition !== 'boolean') {
+    throw new RangeError(`motion setting useIgnition must be a boolean, got ${String(resolved.useIgnition)}`);
+  }
+  return resolved;
+}
