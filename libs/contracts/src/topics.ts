@@ -1,4 +1,5 @@
 import { CompanySnapshotV1 } from './events/company-snapshot.v1';
+import { checkPositionReported } from './events/position-reported.check';
 import { PositionReportedV1 } from './events/position-reported.v1';
 import { VehicleSnapshotV1 } from './events/vehicle-snapshot.v1';
 import { defineTopic, TopicSpec } from './messaging/topic';
@@ -14,6 +15,7 @@ export const Topics = {
     cleanupPolicy: 'delete',
     retentionMs: 7 * DAY_MS,
     keyDescription: 'vehicle id',
+    check: checkPositionReported,
   }),
   companySnapshots: defineTopic({
     name: 'auth.company-snapshots.v1',

@@ -26,6 +26,11 @@ export function validatePayload<T extends object>(topic: TopicSpec<T>, plain: un
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw new EventSchemaError(topic.name, ['payload must be a JSON object']);
   }
+  if (topic.check) {
+    const { problems, event } = topic.check(plain as Record<string, unknown>);
+    if (problems.length > 0) throw new EventSchemaError(topic.name, problems);
+    return event;
+  }
   const instance = plainToInstance(topic.payload, plain);
   // Unknown fields are stripped, not rejected: a newer producer may add optional fields to a version.
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true });

@@ -12,6 +12,11 @@ export interface TopicSpec<TPayload extends object> {
   readonly retentionMs?: number;
   /** What the message key is, for readers of the catalog. */
   readonly keyDescription: string;
+  /**
+   * A faster equivalent of the payload class's decorators, for high-volume topics: returns the
+   * problems and the payload with unknown fields dropped. Must agree with the decorators (tested).
+   */
+  readonly check?: (plain: Record<string, unknown>) => { problems: string[]; event: TPayload };
 }
 
 export function defineTopic<TPayload extends object>(spec: TopicSpec<TPayload>): TopicSpec<TPayload> {

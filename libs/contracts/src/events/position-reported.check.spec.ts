@@ -1,0 +1,113 @@
+import { EventSchemaError, validatePayload } from '../messaging/codec';
+import { Topics } from '../topics';
+
+/** The class-validator path of the same topic: the decorators are the schema of record. */
+const byDecorators = { ...Topics.positions, check: undefined };
+
+const valid: Record<string, unknown> = {
+  eventId: '6f1c2b7e-8a2b-4c3d-9e4f-0a1b2c3d4e5f',
+  vehicleId: 7,
+  imei: '860000000000001',
+  fixTime: '2026-03-01T10:00:00.000Z',
+  receivedAt: '2026-03-01T10:00:01.000Z',
+  lat: 52.5,
+  lng: 13.4,
+  speedKmh: 50,
+  course: 90,
+  satellites: 9,
+  signal: 4,
+  batteryLevel: 80,
+  driver: 'D-1',
+  dtcCodes: ['P0300'],
+};
+
+/** Values to try per field: valid and invalid ones of every kind the wire could bring. */
+const candidates: Record<string, unknown[]> = {
+  eventId: ['not-a-uuid', 5, null, undefined],
+  vehicleId: [0, 1.5, '7', -1, null, undefined, 2 ** 31],
+  imei: [123, '', null, undefined],
+  fixTime: ['2026-03-01', '2026-02-30T10:00:00Z', 'yesterday', 0, null, undefined],
+  receivedAt: ['2026-03-01T10:00:00+02:00', 'x', undefined],
+  lat: [90, 90.0001, -90, '52.5', 'north', null, undefined],
+  lng: [180, -180.5, '13.4', null, undefined],
+  speedKmh: [0, -0.1, '50', null, undefined, Infinity, NaN],
+  course: [0, 359, 360, 1.5, -1, null],
+  altitudeM: [-400, 'high', null],
+  satellites: [0, 2.5, -1, '9'],
+  signal: [0, 5, 6, 3.2],
+  ignition: [true, false, 'true', 1, null],
+  batteryLevel: [0, 100, 100.5, -1],
+  fuelLevel: [50, 101, 'full'],
+  odometerM: [0, -5, 1e9],
+  driver: ['x'.repeat(128), 'x'.repeat(129), 7, null],
+  dtcCodes: [[], ['P0300', 'P0171'], [1], 'P0300', null],
+  doorLocked: [true, 'no'],
+  unknownField: ['dropped', 5],
+};
+
+const accepts = (validate: () => unknown) => {
+  try {
+    validate();
+    return true;
+  } catch (error) {
+    if (error instanceof EventSchemaError) return false;
+    throw error;
+  }
+};
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+describe('the fast check of position events', () => {
+  it('accepts a valid event and drops unknown fields, as the decorators do', () => {
+    const event = { ...valid, unknownField: 1 };
+    expect(validatePayload(Topics.positions, event)).toEqual(valid);
+    expect({ ...validatePayload(byDecorators, event) }).toEqual(valid);
+  });
+
+  it('agrees with the class-validator decorators on every single-field change', () => {
+    for (const [field, values] of Object.entries(candidates)) {
+      for (const value of values) {
+        const event = { ...valid, [field]: value };
+        if (value === undefined) delete event[field];
+        const expected = accepts(() => validatePayload(byDecorators, event));
+        expect({ field, value, accepted: accepts(() => validatePayload(Topics.positions, event)) }).toEqual({
+          field,
+          value,
+          accepted: expected,
+        });
+      }
+    }
+  });
+
+  it('agrees with them on 2,000 events with several fields changed at once', () => {
+    const next = random(42);
+    const fields = Object.keys(candidates);
+    let rejected = 0;
+    for (let run = 0; run < 2_000; run++) {
+      const event = { ...valid };
+      for (let change = 0; change < 1 + Math.floor(next() * 3); change++) {
+        const field = fields[Math.floor(next() * fields.length)];
+        const values = candidates[field];
+        event[field] = values[Math.floor(next() * values.length)];
+        if (event[field] === undefined) delete event[field];
+      }
+      const expected = accepts(() => validatePayload(byDecorators, event));
+      if (!expected) rejected++;
+      expect({ run, event, accepted: accepts(() => validatePayload(Topics.positions, event)) }).toEqual({
+        run,
+        event,
+        accepted: expected,
+      });
+    }
+    // Both kinds of case were exercised.
+    expect(rejected).toBeGreaterThan(200);
+    expect(rejected).toBeLessThan(1_900);
+  });
+});

@@ -1,0 +1,96 @@
+import {
+  isBoolean,
+  isInt,
+  isISO8601,
+  isLatitude,
+  isLongitude,
+  isNumber,
+  isString,
+  isUUID,
+  maxLength,
+} from 'class-validator';
+import { PositionReportedV1 } from './position-reported.v1';
+
+type Check = (value: unknown) => boolean;
+
+const number: Check = (value) => isNumber(value);
+const atLeast =
+  (min: number): Check =>
+  (value) =>
+    isNumber(value) && (value as number) >= min;
+const between =
+  (min: number, max: number): Check =>
+  (value) =>
+    isNumber(value) && (value as number) >= min && (value as number) <= max;
+const intBetween =
+  (min: number, max = Infinity): Check =>
+  (value) =>
+    isInt(value) && (value as number) >= min && (value as number) <= max;
+const bool: Check = (value) => isBoolean(value);
+
+/**
+ * The decorators of PositionReportedV1, as plain predicates (the same class-validator functions the
+ * decorators call). The position topic carries thousands of events a second, and class-validator's
+ * metadata walk costs about 80 µs an event; this costs a few. position-reported.check.spec.ts keeps
+ * the two in agreement on generated good and bad events.
+ */
+const required: Record<string, Check> = {
+  eventId: (value) => isUUID(value),
+  vehicleId: intBetween(1),
+  imei: (value) => isString(value),
+  fixTime: (value) => isISO8601(value, { strict: true }),
+  receivedAt: (value) => isISO8601(value, { strict: true }),
+  lat: (value) => isLatitude(value as string),
+  lng: (value) => isLongitude(value as string),
+};
+
+const optional: Record<string, Check> = {
+  speedKmh: atLeast(0),
+  course: intBetween(0, 359),
+  altitudeM: number,
+  accuracyM: atLeast(0),
+  hdop: atLeast(0),
+  satellites: intBetween(0),
+  signal: intBetween(0, 5),
+  ignition: bool,
+  motion: bool,
+  odometerM: atLeast(0),
+  engineHours: atLeast(0),
+  powerV: number,
+  batteryLevel: between(0, 100),
+  charging: bool,
+  chargerPowerKw: number,
+  chargingEnergyKwh: number,
+  batteryRangeKm: atLeast(0),
+  fuelLevel: between(0, 100),
+  fuelVolumeL: atLeast(0),
+  doorLocked: bool,
+  engineEnabled: bool,
+  driver: (value) => isString(value) && maxLength(value, 128),
+  dtcCodes: (value) => Array.isArray(value) && value.every((code) => isString(code)),
+};
+
+/**
+ * Checks a decoded position event; returns the problems (empty when valid) and the event with unknown
+ * fields dropped, as the class-validator path would (`whitelist`).
+ */
+export function checkPositionReported(plain: Record<string, unknown>): {
+  problems: string[];
+  event: PositionReportedV1;
+} {
+  const problems: string[] = [];
+  const event: Record<string, unknown> = {};
+  for (const key in required) {
+    const value = plain[key];
+    if (!required[key](value)) problems.push(`${key}: invalid or missing (${JSON.stringify(value)})`);
+    event[key] = value;
+  }
+  for (const key in optional) {
+    const value = plain[key];
+    // IsOptional: null and undefined skip every other rule.
+    if (value === undefined || value === null) continue;
+    if (!optional[key](value)) problems.push(`${key}: invalid (${JSON.stringify(value)})`);
+    event[key] = value;
+  }
+  return { problems, event: event as unknown as PositionReportedV1 };
+}
