@@ -18,6 +18,8 @@ export class AppProcess {
     readonly app: string,
     readonly baseUrl: string,
     private readonly child: ChildProcess,
+    /** The OsmAnd port of apps that open one. */
+    readonly deviceUrl: string,
   ) {
     const collect = (chunk: Buffer) => {
       this.output.push(...chunk.toString().split('\n').filter(Boolean));
@@ -31,16 +33,24 @@ export class AppProcess {
   /** Starts `apps/<app>` on a free port with `env` on top of this process's environment, and waits until ready. */
   static async start(app: string, env: Record<string, string>, readyTimeoutMs = 60_000): Promise<AppProcess> {
     const port = env.HTTP_PORT ? Number(env.HTTP_PORT) : await freePort();
+    // Apps with a tracker-facing port (telemetry-ingest, fleet) get a free one too, so tests never collide on 5055.
+    const devicePort = env.INGEST_DEVICE_PORT ? Number(env.INGEST_DEVICE_PORT) : await freePort();
     const child = spawn(
       process.execPath,
       ['-r', join(repoRoot, 'scripts/runtime-aliases.cjs'), join(repoRoot, `dist/apps/${app}/src/main.js`)],
       {
         cwd: repoRoot,
-        env: { ...process.env, LOG_LEVEL: 'warn', ...env, HTTP_PORT: String(port) },
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'warn',
+          ...env,
+          HTTP_PORT: String(port),
+          INGEST_DEVICE_PORT: String(devicePort),
+        },
         stdio: 'pipe',
       },
     );
-    const started = new AppProcess(app, `http://127.0.0.1:${port}`, child);
+    const started = new AppProcess(app, `http://127.0.0.1:${port}`, child, `http://127.0.0.1:${devicePort}`);
     await started.waitUntilReady(readyTimeoutMs);
     return started;
   }

@@ -71,6 +71,26 @@ const optional: Record<string, Check> = {
 };
 
 /**
+ * Checks the optional readings of `plain` (the PositionReadingsV1 rules), appending problems named
+ * `${path}${field}` and copying valid, present readings into `into`. Shared with ingestion's batch
+ * endpoint, which takes readings under the same names.
+ */
+export function checkReadings(
+  plain: Record<string, unknown>,
+  problems: string[],
+  into: Record<string, unknown>,
+  path = '',
+): void {
+  for (const key in optional) {
+    const value = plain[key];
+    // IsOptional: null and undefined skip every other rule.
+    if (value === undefined || value === null) continue;
+    if (!optional[key](value)) problems.push(`${path}${key}: invalid value ${JSON.stringify(value)}`);
+    else into[key] = value;
+  }
+}
+
+/**
  * Checks a decoded position event; returns the problems (empty when valid) and the event with unknown
  * fields dropped, as the class-validator path would (`whitelist`).
  */
@@ -85,12 +105,6 @@ export function checkPositionReported(plain: Record<string, unknown>): {
     if (!required[key](value)) problems.push(`${key}: invalid or missing (${JSON.stringify(value)})`);
     event[key] = value;
   }
-  for (const key in optional) {
-    const value = plain[key];
-    // IsOptional: null and undefined skip every other rule.
-    if (value === undefined || value === null) continue;
-    if (!optional[key](value)) problems.push(`${key}: invalid (${JSON.stringify(value)})`);
-    event[key] = value;
-  }
+  checkReadings(plain, problems, event);
   return { problems, event: event as unknown as PositionReportedV1 };
 }

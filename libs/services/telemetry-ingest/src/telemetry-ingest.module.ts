@@ -1,15 +1,30 @@
 import { DatabaseModule } from '@fleet/platform';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { DeviceDirectory } from './device-sessions/device-directory';
 import { VehicleSnapshotsConsumer } from './device-sessions/vehicle-snapshots.consumer';
-import { ingestSchema } from './telemetry-ingest.schema';
+import { DeviceListener } from './osmand/device-listener';
 import { PositionBatchController } from './positions/position-batch.controller';
 import { PositionIntakeService } from './positions/position-intake.service';
+import { PositionSink } from './positions/position-sink';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from './telemetry-ingest.config';
+import { ingestSchema } from './telemetry-ingest.schema';
 
-/** Device ingestion: normalizes tracker reports into position events keyed by vehicle. */
-@Module({
-  imports: [DatabaseModule.forService(ingestSchema)],
-  controllers: [PositionBatchController, VehicleSnapshotsConsumer],
-  providers: [DeviceDirectory, PositionIntakeService],
-})
-export class TelemetryIngestModule {}
+/** Device ingestion: the OsmAnd port and the batch endpoint, normalized into position events keyed by vehicle. */
+@Module({})
+export class TelemetryIngestModule {
+  static forRoot(config: TelemetryIngestConfig): DynamicModule {
+    return {
+      module: TelemetryIngestModule,
+      imports: [DatabaseModule.forService(ingestSchema)],
+      controllers: [PositionBatchController, VehicleSnapshotsConsumer],
+      providers: [
+        { provide: TELEMETRY_INGEST_CONFIG, useValue: config },
+        DeviceDirectory,
+        PositionSink,
+        PositionIntakeService,
+        DeviceListener,
+      ],
+      exports: [DeviceListener],
+    };
+  }
+}

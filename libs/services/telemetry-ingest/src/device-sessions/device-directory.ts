@@ -1,18 +1,54 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { VehicleSnapshotV1 } from '@fleet/contracts';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 
-/** Answers "which vehicle is this tracker?" from ingest's projection of the vehicle registry. */
+/** Most IMEIs remembered; beyond it the oldest entries go first. */
+const CACHE_LIMIT = 200_000;
+
+/**
+ * Answers "which vehicle is this tracker?" from ingest's projection of the vehicle registry. Answers
+ * (unknown ones included) are remembered for a few seconds: a busy device port asks about the same
+ * trackers thousands of times a second. A snapshot applied by this replica refreshes its entry at once;
+ * other replicas see it within the cache time.
+ */
 @Injectable()
 export class DeviceDirectory {
-  constructor(@InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource) {}
+  private readonly cache = new Map<string, { vehicleId: number | undefined; expiresAt: number }>();
+
+  constructor(
+    @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
+    @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+  ) {}
 
   /** Vehicle ids of the given IMEIs; unknown IMEIs are absent from the map. */
   async resolve(imeis: readonly string[]): Promise<Map<string, number>> {
-    const unique = [...new Set(imeis)];
-    if (unique.length === 0) return new Map();
+    const now = Date.now();
+    const found = new Map<string, number>();
+    const missing: string[] = [];
+    for (const imei of new Set(imeis)) {
+      const cached = this.cache.get(imei);
+      if (cached && cached.expiresAt > now) {
+        if (cached.vehicleId !== undefined) found.set(imei, cached.vehicleId);
+      } else {
+        missing.push(imei);
+      }
+    }
+    if (missing.length === 0) return found;
+    const looked = await this.lookup(missing);
+    const expiresAt = now + this.config.deviceCacheSeconds * 1000;
+    if (this.cache.size + missing.length > CACHE_LIMIT) this.cache.clear();
+    for (const imei of missing) {
+      const vehicleId = looked.get(imei);
+      if (vehicleId !== undefined) found.set(imei, vehicleId);
+      if (this.config.deviceCacheSeconds > 0) this.cache.set(imei, { vehicleId, expiresAt });
+    }
+    return found;
+  }
+
+  private async lookup(unique: readonly string[]): Promise<Map<string, number>> {
     const rows: { imei: string; vehicle_id: number }[] = await this.dataSource.query(
       // Newest registration wins if a tracker was moved between vehicles.
       `SELECT DISTINCT ON (imei) imei, vehicle_id FROM ingest.device_sessions
@@ -41,5 +77,7 @@ export class DeviceDirectory {
         );
       }
     });
+    // After the commit, so that a lookup racing with it cannot cache the old answer again.
+    for (const snapshot of snapshots) this.cache.delete(snapshot.imei);
   }
 }

@@ -1,35 +1,33 @@
+import { PositionReadingsV1 } from '@fleet/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
-  IsBoolean,
-  IsInt,
   IsISO8601,
   IsLatitude,
   IsLongitude,
   IsNumber,
-  IsOptional,
   IsString,
   Length,
-  Max,
-  Min,
   ValidateNested,
 } from 'class-validator';
 
 /** Most positions accepted in one batch request. */
 export const MAX_POSITIONS_PER_BATCH = 1_000;
 
-export class BatchPositionDto {
-  /** The tracker's IMEI. */
+/**
+ * One position of the integrators' batch: the device, the fix, and any readings under the event
+ * contract's names and units (PositionReadingsV1, validated by its own decorators).
+ */
+export class BatchPositionDto extends PositionReadingsV1 {
   @ApiProperty({ description: "The tracker's IMEI.", maxLength: 64 })
   @IsString()
   @Length(1, 64)
   deviceId!: string;
 
-  /** Fix time, ISO 8601 with offset or `Z`. */
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'Fix time, ISO 8601 with offset or Z' })
   @IsISO8601({ strict: true })
   timestamp!: string;
 
@@ -42,32 +40,39 @@ export class BatchPositionDto {
   @IsNumber()
   @IsLongitude()
   lon!: number;
+}
 
-  /** km/h. */
-  @ApiPropertyOptional({ description: 'km/h', minimum: 0 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  speed?: number;
-
-  /** Degrees clockwise from north, 0 to 359. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 359 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(359)
-  course?: number;
-
-  /** Metres above sea level. */
-  @ApiPropertyOptional({ description: 'metres above sea level' })
-  @IsOptional()
-  @IsNumber()
-  altitude?: number;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
-  ignition?: boolean;
+/** OpenAPI descriptions of the readings (the contracts library stays free of framework decorators). */
+const readingDocs: Record<
+  keyof PositionReadingsV1,
+  { type: 'number' | 'integer' | 'boolean' | 'string'; description: string; isArray?: boolean }
+> = {
+  speedKmh: { type: 'number', description: 'km/h' },
+  course: { type: 'integer', description: 'degrees clockwise from north, 0–359' },
+  altitudeM: { type: 'number', description: 'metres above sea level' },
+  accuracyM: { type: 'number', description: 'horizontal accuracy, metres' },
+  hdop: { type: 'number', description: 'horizontal dilution of precision' },
+  satellites: { type: 'integer', description: 'satellites in the fix' },
+  signal: { type: 'integer', description: 'cellular signal bars, 0–5' },
+  ignition: { type: 'boolean', description: 'ignition on' },
+  motion: { type: 'boolean', description: "the tracker's motion flag" },
+  odometerM: { type: 'number', description: 'total distance, metres' },
+  engineHours: { type: 'number', description: 'total engine time, hours' },
+  powerV: { type: 'number', description: 'supply voltage, volts' },
+  batteryLevel: { type: 'number', description: 'battery, percent' },
+  charging: { type: 'boolean', description: 'battery charging' },
+  chargerPowerKw: { type: 'number', description: 'EV charger power, kW' },
+  chargingEnergyKwh: { type: 'number', description: 'EV energy charged this session, kWh' },
+  batteryRangeKm: { type: 'number', description: 'EV range, km' },
+  fuelLevel: { type: 'number', description: 'fuel, percent of the tank' },
+  fuelVolumeL: { type: 'number', description: 'fuel, litres' },
+  doorLocked: { type: 'boolean', description: 'doors locked' },
+  engineEnabled: { type: 'boolean', description: 'false when immobilised' },
+  driver: { type: 'string', description: 'driver identifier' },
+  dtcCodes: { type: 'string', isArray: true, description: 'active diagnostic trouble codes' },
+};
+for (const [property, doc] of Object.entries(readingDocs)) {
+  ApiPropertyOptional(doc)(BatchPositionDto.prototype, property);
 }
 
 export class PositionBatchDto {

@@ -1,50 +1,77 @@
 import { randomUUID } from 'node:crypto';
-import { PositionReportedV1, Topics } from '@fleet/contracts';
-import { ApiException } from '@fleet/errors';
-import { EventPublisher } from '@fleet/platform';
-import { Injectable } from '@nestjs/common';
+import { PositionReadingsV1, PositionReportedV1 } from '@fleet/contracts';
+import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory } from '../device-sessions/device-directory';
-import { BatchPositionDto } from './position-batch.dto';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { PositionSink } from './position-sink';
+
+/** A tracker report after protocol parsing, before it is tied to a vehicle. */
+export interface NormalizedReport {
+  /** The tracker's IMEI. */
+  deviceId: string;
+  /** Absent when the tracker sent no time: the receive time stands in. */
+  fixTime?: Date;
+  lat: number;
+  lng: number;
+  readings: PositionReadingsV1;
+}
+
+/** A report the platform refuses as a whole; `index` is its place in the request (0 for single reports). */
+export class RejectedReport extends Error {
+  constructor(
+    readonly reason: 'unknown-device' | 'invalid',
+    readonly index: number,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RejectedReport';
+  }
+}
 
 /** Turns accepted device reports into position events on the broker. */
 @Injectable()
 export class PositionIntakeService {
   constructor(
     private readonly directory: DeviceDirectory,
-    private readonly publisher: EventPublisher,
+    private readonly sink: PositionSink,
+    @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
   ) {}
 
   /**
-   * All or nothing: if any report names an unknown device, nothing is published. Resolves only once the
-   * broker holds every event, so a 2xx to the device means the positions cannot be lost.
+   * All or nothing: if any report names an unknown device or is unusable, nothing is published and the
+   * first problem is thrown as a RejectedReport. Resolves only once the broker holds every event, so a
+   * 2xx to the device means the positions cannot be lost.
    */
-  async accept(reports: readonly BatchPositionDto[]): Promise<{ accepted: number }> {
+  async accept(reports: readonly NormalizedReport[], receivedAt = new Date()): Promise<{ accepted: number }> {
     const vehicles = await this.directory.resolve(reports.map((report) => report.deviceId));
-    const unknown = reports.findIndex((report) => !vehicles.has(report.deviceId));
-    if (unknown >= 0) {
-      throw ApiException.invalidInput(
-        `positions[${unknown}].deviceId: unknown device "${reports[unknown].deviceId}"`,
-      );
-    }
-    const receivedAt = new Date().toISOString();
-    const events = reports.map((report) => {
-      const vehicleId = vehicles.get(report.deviceId)!;
-      const payload: PositionReportedV1 = {
+    const latest = receivedAt.getTime() + this.config.maxFutureSkewSeconds * 1000;
+    const events: PositionReportedV1[] = reports.map((report, index) => {
+      const vehicleId = vehicles.get(report.deviceId);
+      if (vehicleId === undefined) {
+        throw new RejectedReport('unknown-device', index, 'deviceId', `unknown device "${report.deviceId}"`);
+      }
+      const fixTime = report.fixTime ?? receivedAt;
+      if (fixTime.getTime() > latest) {
+        throw new RejectedReport(
+          'invalid',
+          index,
+          'timestamp',
+          `timestamp ${fixTime.toISOString()} is in the future`,
+        );
+      }
+      return {
+        ...report.readings,
         eventId: randomUUID(),
         vehicleId,
         imei: report.deviceId,
-        fixTime: new Date(report.timestamp).toISOString(),
-        receivedAt,
+        fixTime: fixTime.toISOString(),
+        receivedAt: receivedAt.toISOString(),
         lat: report.lat,
-        lng: report.lon,
-        speedKmh: report.speed,
-        course: report.course,
-        altitudeM: report.altitude,
-        ignition: report.ignition,
+        lng: report.lng,
       };
-      return { key: String(vehicleId), payload };
     });
-    await this.publisher.publish(Topics.positions, events);
+    await this.sink.publish(events);
     return { accepted: events.length };
   }
 }

@@ -1,0 +1,91 @@
+import { AddressInfo } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+import { HealthRegistry } from '@fleet/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PositionIntakeService, RejectedReport } from '../positions/position-intake.service';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { OsmAndParseError, parseOsmAndFields, parseOsmAndJson } from './osmand-report';
+
+type Fields = Record<string, string | string[] | undefined>;
+
+/**
+ * The tracker-facing OsmAnd port (5055 by default): its own small HTTP server, apart from the API, as
+ * trackers neither authenticate nor expect JSON errors. Any path is accepted (devices are configured
+ * with a bare host:port). Answers 200 with an empty body once the broker holds the position; 400 with a
+ * plain-text reason naming the field; 400 for an unknown IMEI (404 on the JSON variant); nothing is
+ * stored on any error. docs/osmand.md lists the fields.
+ */
+@Injectable()
+export class DeviceListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DeviceListener.name);
+  private server?: FastifyInstance;
+
+  constructor(
+    private readonly intake: PositionIntakeService,
+    private readonly health: HealthRegistry,
+    @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+  ) {}
+
+  /** The port actually bound (differs from the configured one when that is 0). */
+  get port(): number | undefined {
+    return (this.server?.server.address() as AddressInfo | null)?.port;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const server = Fastify({ logger: false, bodyLimit: 64 * 1024, keepAliveTimeout: 65_000 });
+    server.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, parseQueryString(body as string)),
+    );
+    // Some trackers send the query string as a text body.
+    server.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, parseQueryString(body as string)),
+    );
+    server.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+      // Bodies that are not JSON or forms at all: the tracker's fault, never a 500.
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.code(status).type('text/plain').send(`bad request: ${error.message}`);
+    });
+    server.all('/*', (request, reply) => this.handle(request, reply));
+    await server.listen({ host: this.config.device.host, port: this.config.device.port });
+    this.server = server;
+    this.health.register({
+      name: 'osmand-listener',
+      check: async () => {
+        if (!this.server) throw new Error('not listening');
+      },
+    });
+    this.logger.log({ msg: 'OsmAnd device port listening', port: this.port });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.server?.close();
+    this.server = undefined;
+  }
+
+  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const json = (request.headers['content-type'] ?? '').includes('application/json');
+    try {
+      const report = json
+        ? parseOsmAndJson(request.body)
+        : parseOsmAndFields({
+            ...(request.query as Fields),
+            ...((request.body as Fields | undefined) ?? {}),
+          });
+      await this.intake.accept([report]);
+      void reply.code(200).send();
+    } catch (error) {
+      if (error instanceof OsmAndParseError) {
+        void reply.code(400).type('text/plain').send(error.message);
+      } else if (error instanceof RejectedReport) {
+        const status = error.reason === 'unknown-device' && json ? 404 : 400;
+        void reply.code(status).type('text/plain').send(error.message);
+      } else {
+        this.logger.error({ msg: 'OsmAnd report failed', err: error });
+        void reply.code(503).type('text/plain').send('temporarily unavailable, retry');
+      }
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { PositionReportedV1, Topics } from '@fleet/contracts';
+import { EventPublisher } from '@fleet/platform';
+import { Injectable } from '@nestjs/common';
+
+/** Most events in one broker send. */
+const MAX_EVENTS_PER_SEND = 2_000;
+/**
+ * Broker sends in flight at once. The idempotent producer numbers each partition's messages in the
+ * order sends are made and the broker keeps that order (Kafka allows up to 5 in flight with
+ * idempotence), so a vehicle's positions stay in acceptance order.
+ */
+const MAX_SENDS_IN_FLIGHT = 4;
+
+interface Waiting {
+  events: PositionReportedV1[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Publishes position events, coalescing concurrent callers into few broker sends: while the
+ * allowed sends are in flight, new events queue, and they leave together in the next one. Each caller
+ * still resolves only once the broker holds its own events, so a device's 200 keeps meaning "stored".
+ */
+@Injectable()
+export class PositionSink {
+  private queue: Waiting[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly publisher: EventPublisher) {}
+
+  publish(events: PositionReportedV1[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ events, resolve, reject });
+      if (this.inFlight < MAX_SENDS_IN_FLIGHT) void this.drain();
+    });
+  }
+
+  /** One sender: takes whatever is queued, sends it, and repeats until the queue is empty. */
+  private async drain(): Promise<void> {
+    this.inFlight++;
+    while (this.queue.length) {
+      const batch: Waiting[] = [];
+      let count = 0;
+      while (
+        this.queue.length &&
+        (count === 0 || count + this.queue[0].events.length <= MAX_EVENTS_PER_SEND)
+      ) {
+        const next = this.queue.shift()!;
+        batch.push(next);
+        count += next.events.length;
+      }
+      try {
+        await this.publisher.publish(
+          Topics.positions,
+          batch.flatMap((waiting) =>
+            waiting.events.map((payload) => ({ key: String(payload.vehicleId), payload })),
+          ),
+        );
+        for (const waiting of batch) waiting.resolve();
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.inFlight--;
+  }
+}
