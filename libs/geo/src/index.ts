@@ -1,2 +1,3 @@
 export * from './distance';
 export * from './polyline';
+export * from './geocoding';

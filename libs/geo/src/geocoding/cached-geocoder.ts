@@ -1,0 +1,106 @@
+import { GeocodedPlace, ReverseGeocoder } from './geocoder';
+
+export interface CachedGeocoderOptions {
+  /** Least recently used answers are dropped beyond this many. Default 10,000. */
+  maxEntries?: number;
+  /**
+   * Coordinates are rounded to this many decimals, and the rounded coordinate is both the cache
+   * key and what the inner geocoder is asked. Default 4 (about 11 m of latitude).
+   */
+  precisionDecimals?: number;
+  /** How long an address stays cached; unset: until it is evicted. */
+  ttlMs?: number;
+  /**
+   * How long a null answer stays cached. Null is what a geocoder answers when it failed, so it is
+   * kept only briefly: long enough to spare a struggling provider a burst of retries. Default 60 s.
+   */
+  nullTtlMs?: number;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+interface Entry {
+  value: GeocodedPlace | null;
+  expiresAt: number;
+}
+
+/**
+ * An LRU cache in front of another geocoder. Vehicles report the same spots over and over (depots,
+ * stops, a parked car every few seconds), and a network geocoder is slow and rate-limited.
+ * Concurrent lookups of one key share a single inner call.
+ */
+export class CachedGeocoder implements ReverseGeocoder {
+  private readonly maxEntries: number;
+  private readonly scale: number;
+  private readonly ttlMs: number;
+  private readonly nullTtlMs: number;
+  private readonly now: () => number;
+  /** A Map iterates in insertion order: re-inserting on every hit keeps the least recent first. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<GeocodedPlace | null>>();
+
+  constructor(
+    private readonly inner: ReverseGeocoder,
+    options: CachedGeocoderOptions = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+    const decimals = options.precisionDecimals ?? 4;
+    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1) {
+      throw new RangeError(`maxEntries must be a positive integer, got ${this.maxEntries}`);
+    }
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > 10) {
+      throw new RangeError(`precisionDecimals must be an integer from 0 to 10, got ${decimals}`);
+    }
+    this.scale = 10 ** decimals;
+    this.ttlMs = options.ttlMs ?? Infinity;
+    this.nullTtlMs = options.nullTtlMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Number of cached answers (expired ones included until they are next looked up or evicted). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  reverse(lat: number, lng: number): Promise<GeocodedPlace | null> {
+    // Integers in units of the precision: an exact key, and -0 prints as "0".
+    const latUnits = Math.round(lat * this.scale);
+    const lngUnits = Math.round(lng * this.scale);
+    const key = `${latUnits},${lngUnits}`;
+
+    const cached = this.entries.get(key);
+    if (cached !== undefined) {
+      this.entries.delete(key);
+      if (cached.expiresAt > this.now()) {
+        this.entries.set(key, cached);
+        return Promise.resolve(cached.value);
+      }
+    }
+
+    const pending = this.inFlight.get(key);
+    if (pending !== undefined) return pending;
+
+    const lookup = this.inner
+      // `+ 0` turns -0 into 0: the key treats them as one, so the inner geocoder sees one too.
+      .reverse(latUnits / this.scale + 0, lngUnits / this.scale + 0)
+      .then((value) => {
+        // Every caller of this key gets the same object from now on; frozen, so none can change it for the others.
+        if (value !== null) Object.freeze(value);
+        this.store(key, value);
+        return value;
+      })
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, lookup);
+    return lookup;
+  }
+
+  private store(key: string, value: GeocodedPlace | null): void {
+    const ttl = value === null ? this.nullTtlMs : this.ttlMs;
+    if (ttl <= 0) return;
+    this.entries.set(key, { value, expiresAt: this.now() + ttl });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,12 @@
+export type { GeocodedPlace, GeocodingErrorHandler, ReverseGeocoder } from './geocoder';
+export { formatCoordinate, GeocodingError, isValidCoordinate } from './geocoder';
+export { countryName } from './country-names';
+export type { OfflineGeocoderOptions } from './offline/offline-geocoder';
+export { compassPoint, OfflineGeocoder, vicinityRadiusM } from './offline/offline-geocoder';
+export type { PlaceTable } from './offline/place-table';
+export type { NominatimGeocoderOptions } from './nominatim-geocoder';
+export { NominatimGeocoder } from './nominatim-geocoder';
+export type { CachedGeocoderOptions } from './cached-geocoder';
+export { CachedGeocoder } from './cached-geocoder';
+export type { GeocoderConfig, GeocoderProvider } from './create-geocoder';
+export { createGeocoder, DisabledGeocoder } from './create-geocoder';

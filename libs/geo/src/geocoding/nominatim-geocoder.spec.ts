@@ -1,0 +1,221 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { GeocodingError } from './geocoder';
+import { NominatimGeocoder } from './nominatim-geocoder';
+
+/** What Nominatim's /reverse answers for Alexanderplatz (format=jsonv2, addressdetails=1), abridged. */
+const alexanderplatz = {
+  place_id: 132545634,
+  licence: 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright',
+  osm_type: 'way',
+  osm_id: 4067402,
+  lat: '52.5219814',
+  lon: '13.4110127',
+  category: 'highway',
+  type: 'pedestrian',
+  place_rank: 26,
+  name: 'Alexanderplatz',
+  display_name: 'Alexanderplatz, Mitte, Berlin, 10178, Deutschland',
+  address: {
+    road: 'Alexanderplatz',
+    suburb: 'Mitte',
+    borough: 'Mitte',
+    city: 'Berlin',
+    'ISO3166-2-lvl4': 'DE-BE',
+    postcode: '10178',
+    country: 'Deutschland',
+    country_code: 'de',
+  },
+};
+
+/** A fake Nominatim on a free local port; each test says how it answers. */
+let server: Server;
+let baseUrl: string;
+let answer: (request: IncomingMessage, response: ServerResponse) => void;
+const requests: IncomingMessage[] = [];
+const timers = new Set<NodeJS.Timeout>();
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    requests.push(request);
+    answer(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(() => {
+  requests.length = 0;
+  timers.forEach(clearTimeout);
+  timers.clear();
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function json(status: number, body: unknown): (request: IncomingMessage, response: ServerResponse) => void {
+  return (_request, response) => {
+    response.writeHead(status, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+}
+
+describe('NominatimGeocoder', () => {
+  it('asks /reverse with the documented parameters and maps the answer', async () => {
+    answer = json(200, alexanderplatz);
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({
+      baseUrl,
+      userAgent: 'fleet-telemetry-test/1.0 (ops@example.com)',
+      onError,
+    });
+
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toEqual({
+      address: 'Alexanderplatz, Mitte, Berlin, 10178, Deutschland',
+      place: 'Berlin',
+      country: 'Deutschland',
+      countryCode: 'DE',
+      distanceM: 463, // from the query to the matched way's centre
+    });
+
+    expect(requests).toHaveLength(1);
+    const url = new URL(requests[0].url ?? '', baseUrl);
+    expect(requests[0].method).toBe('GET');
+    expect(url.pathname).toBe('/reverse');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      format: 'jsonv2',
+      lat: '52.52',
+      lon: '13.405',
+      zoom: '18',
+      addressdetails: '1',
+    });
+    expect(requests[0].headers['user-agent']).toBe('fleet-telemetry-test/1.0 (ops@example.com)');
+    expect(requests[0].headers['accept-language']).toBe('en');
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('takes a base URL with a path, and another language', async () => {
+    answer = json(200, {
+      ...alexanderplatz,
+      address: { town: 'Bernau', country: 'Germany', country_code: 'de' },
+    });
+    const geocoder = new NominatimGeocoder({
+      baseUrl: `${baseUrl}/nominatim/`,
+      userAgent: 'test',
+      language: 'de',
+    });
+
+    await expect(geocoder.reverse(52.68, 13.59)).resolves.toMatchObject({
+      place: 'Bernau',
+      country: 'Germany',
+    });
+    expect(new URL(requests[0].url ?? '', baseUrl).pathname).toBe('/nominatim/reverse');
+    expect(requests[0].headers['accept-language']).toBe('de');
+  });
+
+  it('answers null and reports an HTTP error', async () => {
+    answer = json(500, { error: 'Internal Server Error' });
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test', onError });
+
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+    expect(onError).toHaveBeenCalledTimes(1);
+    const [error, at] = onError.mock.calls[0] as [GeocodingError, unknown];
+    expect(error).toBeInstanceOf(GeocodingError);
+    expect(error.kind).toBe('http');
+    expect(error.message).toBe('Nominatim answered HTTP 500');
+    expect(at).toEqual({ lat: 52.52, lng: 13.405 });
+  });
+
+  it('answers null and reports a timeout when the server is too slow', async () => {
+    answer = (_request, response) => {
+      timers.add(setTimeout(() => json(200, alexanderplatz)(_request, response), 2_000));
+    };
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test', timeoutMs: 100, onError });
+
+    const started = Date.now();
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect((onError.mock.calls[0] as [GeocodingError])[0].kind).toBe('timeout');
+  });
+
+  it('also times out while the body is still arriving', async () => {
+    answer = (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"display_name": "Alexanderplatz');
+      timers.add(setTimeout(() => response.end('"}'), 2_000));
+    };
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test', timeoutMs: 100, onError });
+
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+    expect((onError.mock.calls[0] as [GeocodingError])[0].kind).toBe('timeout');
+  });
+
+  it('answers null without reporting an error when Nominatim knows no address there', async () => {
+    answer = json(200, { error: 'Unable to geocode' });
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test', onError });
+
+    await expect(geocoder.reverse(-48.8767, -123.3933)).resolves.toBeNull();
+    expect(requests).toHaveLength(1);
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('answers null and reports an answer that is not JSON, or lacks display_name', async () => {
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test', onError });
+
+    answer = (_request, response) => response.end('<html>maintenance</html>');
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+    answer = json(200, { place_id: 1 });
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+
+    expect(
+      onError.mock.calls.map(([error]) => [(error as GeocodingError).kind, (error as Error).message]),
+    ).toEqual([
+      ['invalid-response', 'Nominatim answered with something that is not JSON'],
+      ['invalid-response', 'Nominatim answered without a display_name'],
+    ]);
+  });
+
+  it('answers null and reports a server that cannot be reached', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const onError = jest.fn();
+    const geocoder = new NominatimGeocoder({
+      baseUrl: `http://127.0.0.1:${port}`,
+      userAgent: 'test',
+      onError,
+    });
+
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+    expect((onError.mock.calls[0] as [GeocodingError])[0].kind).toBe('network');
+  });
+
+  it('still answers null when the error handler itself throws', async () => {
+    answer = json(503, {});
+    const onError = jest.fn(() => {
+      throw new Error('logger down');
+    });
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test', onError });
+
+    await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not ask about coordinates that are not on the Earth', async () => {
+    answer = json(200, alexanderplatz);
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test' });
+
+    await expect(geocoder.reverse(95, 13)).resolves.toBeNull();
+    expect(requests).toHaveLength(0);
+  });
+});
