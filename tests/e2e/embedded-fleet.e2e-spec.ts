@@ -41,11 +41,11 @@ describe('the embedded fleet app', () => {
   };
 
   /** The demo credentials file is a documented contract; its keys and user must work. */
-  async function expectDemoTenant(baseUrl: string): Promise<void> {
+  async function expectDemoTenant(baseUrl: string, deviceUrl: string): Promise<void> {
     const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
     expect(credentials).toEqual({
       baseUrl: expect.stringMatching(/^http:\/\/localhost:\d+$/),
-      ingest: { osmand: 'http://localhost:5055' },
+      ingest: { osmand: deviceUrl.replace('127.0.0.1', 'localhost') },
       companies: expect.arrayContaining([
         {
           id: expect.any(Number),
@@ -111,10 +111,11 @@ describe('the embedded fleet app', () => {
         'database:commands': 'up',
         'database:alerts': 'up',
         'database:webhooks': 'up',
+        'osmand-listener': 'up',
       },
     });
     expect(postgresRunning(dataDir)).toBe(true);
-    await expectDemoTenant(first.baseUrl);
+    await expectDemoTenant(first.baseUrl, first.deviceUrl);
 
     // Ctrl-C: the services close, then PostgreSQL stops; nothing is left running.
     expect(await first.kill('SIGINT')).toBe(0);

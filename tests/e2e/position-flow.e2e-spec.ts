@@ -28,7 +28,7 @@ function batch(index: number, imeis: string[]) {
         timestamp: new Date(START + (index * POSITIONS_PER_VEHICLE_PER_BATCH + i) * 1_000).toISOString(),
         lat: 52 + vehicle / 100,
         lon: 13 + (index * POSITIONS_PER_VEHICLE_PER_BATCH + i) / 10_000,
-        speed: 40,
+        speedKmh: 40,
       })),
     ),
   };
@@ -122,5 +122,13 @@ describe('positions from telemetry-ingest to query-api over Kafka (separate proc
       distinct_fixes: String(TOTAL),
       vehicles: String(VEHICLES),
     });
+    // Every event id stored once, and each vehicle's last position is its newest fix.
+    const events = await database.pool.query(`SELECT count(DISTINCT event_id) AS n FROM query.positions`);
+    expect(events.rows[0].n).toBe(String(TOTAL));
+    const last = await database.pool.query(
+      `SELECT count(*) AS n FROM query.last_positions lp
+        WHERE lp.fix_time = (SELECT max(fix_time) FROM query.positions p WHERE p.vehicle_id = lp.vehicle_id)`,
+    );
+    expect(last.rows[0].n).toBe(String(VEHICLES));
   });
 });

@@ -3,9 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuthServiceConfig, readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, readServiceConfig, ServiceConfig } from '@fleet/platform';
+import { QueryApiConfig, readQueryApiConfig } from '@fleet/query-api-service';
+import { readTelemetryIngestConfig, TelemetryIngestConfig } from '@fleet/telemetry-ingest-service';
 
 export interface FleetConfig extends ServiceConfig {
   authService: AuthServiceConfig;
+  ingest: TelemetryIngestConfig;
+  queryApi: QueryApiConfig;
+  /** Drive a few demo vehicles through the OsmAnd port (FLEET_SIMULATOR=false turns it off). */
+  runSimulator: boolean;
   /** Where the embedded app keeps its data, secrets and the demo credentials file. */
   dataDir: string;
   /** Create the demo tenant on the first start (FLEET_DEMO=false turns it off). */
@@ -29,6 +35,9 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
   return {
     ...config,
     authService: readAuthServiceConfig(env),
+    ingest: readTelemetryIngestConfig(env),
+    queryApi: readQueryApiConfig(env),
+    runSimulator: env.bool('FLEET_SIMULATOR', true),
     dataDir,
     seedDemoTenant: env.bool('FLEET_DEMO', true),
     embeddedDatabase: externalDatabase

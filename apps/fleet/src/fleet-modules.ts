@@ -1,17 +1,21 @@
 import { AlertEngineModule } from '@fleet/alert-engine-service';
 import { AuthModule, AuthServiceConfig } from '@fleet/auth-service';
 import { CommandGatewayModule } from '@fleet/command-gateway-service';
-import { QueryApiModule } from '@fleet/query-api-service';
-import { TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
+import { QueryApiConfig, QueryApiModule } from '@fleet/query-api-service';
+import { TelemetryIngestConfig, TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
 import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
 import { DynamicModule, Type } from '@nestjs/common';
 
 /** Every service module: what the embedded app runs, and what the OpenAPI document describes. */
-export function fleetModules(config: { authService: AuthServiceConfig }): (Type | DynamicModule)[] {
+export function fleetModules(config: {
+  authService: AuthServiceConfig;
+  ingest: TelemetryIngestConfig;
+  queryApi: QueryApiConfig;
+}): (Type | DynamicModule)[] {
   return [
     AuthModule.forRoot(config.authService),
-    TelemetryIngestModule,
-    QueryApiModule,
+    TelemetryIngestModule.forRoot(config.ingest),
+    QueryApiModule.forRoot(config.queryApi),
     CommandGatewayModule,
     AlertEngineModule,
     WebhookDispatcherModule,

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { openApiDocument } from '@fleet/contracts';
+import { DeviceListener } from '@fleet/telemetry-ingest-service';
 import {
   createServiceApp,
   installJsonLogging,
@@ -34,12 +35,14 @@ async function main(): Promise<void> {
   const baseUrl = `http://${host}:${config.http.port}`;
   // The demo tenant exists before the app reports ready: a newcomer's first request finds it.
   await app.init();
+  const osmand = `http://${host}:${app.get(DeviceListener).port}`;
   const credentials = config.seedDemoTenant
-    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand: `http://${host}:5055` })
+    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand })
     : undefined;
   await startServiceApp(app, effective);
   process.stdout.write(
     `\nFleet Telemetry is running at ${baseUrl}  (readiness: /health/ready, Ctrl-C stops it)\n` +
+      `Trackers (OsmAnd protocol): ${osmand}\n` +
       (credentials ? `Demo tenant: API keys and a user in ${credentials}\n\n` : '\n'),
   );
 }

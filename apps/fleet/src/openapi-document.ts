@@ -1,5 +1,7 @@
 import { readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, generateOpenApiDocument, PlatformModule, readServiceConfig } from '@fleet/platform';
+import { readQueryApiConfig } from '@fleet/query-api-service';
+import { readTelemetryIngestConfig } from '@fleet/telemetry-ingest-service';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -20,13 +22,21 @@ export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
     DATABASE_URL: 'postgres://openapi.invalid/none',
     MESSAGING_TRANSPORT: 'in-process',
   });
-  const config = { ...readServiceConfig('fleet', env, { httpPort: 3000 }), authService: readAuthServiceConfig(env) };
+  const config = {
+    ...readServiceConfig('fleet', env, { httpPort: 3000 }),
+    authService: readAuthServiceConfig(env),
+    ingest: readTelemetryIngestConfig(env),
+    queryApi: readQueryApiConfig(env),
+  };
   env.assertValid();
 
   @Module({ imports: [PlatformModule.forRoot(config), ...fleetModules(config)] })
   class OpenApiRootModule {}
 
-  const app = await NestFactory.create(OpenApiRootModule, new FastifyAdapter(), { preview: true, logger: false });
+  const app = await NestFactory.create(OpenApiRootModule, new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+  });
   try {
     return generateOpenApiDocument(app);
   } finally {

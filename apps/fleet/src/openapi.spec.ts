@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findPublicRoute, HttpMethod } from '@fleet/contracts';
 import { OpenAPIObject } from '@nestjs/swagger';
-import { generateFleetOpenApiDocument, OPENAPI_DOCUMENT_FILE, serializeOpenApiDocument } from './openapi-document';
+import {
+  generateFleetOpenApiDocument,
+  OPENAPI_DOCUMENT_FILE,
+  serializeOpenApiDocument,
+} from './openapi-document';
 
 type Operation = {
   operationId?: string;
@@ -67,7 +71,11 @@ describe('OpenAPI document', () => {
         if (!/^[45]\d\d$/.test(status)) continue;
         const schema = response.content?.['application/json']?.schema;
         const refs = schema?.oneOf ? JSON.stringify(schema.oneOf) : schema?.$ref;
-        expect({ where, status, error: refs?.includes(expectedError) }).toEqual({ where, status, error: true });
+        expect({ where, status, error: refs?.includes(expectedError) }).toEqual({
+          where,
+          status,
+          error: true,
+        });
       }
       if (operation.security) {
         const statuses = Object.keys(operation.responses);

@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateFleetOpenApiDocument, OPENAPI_DOCUMENT_FILE, serializeOpenApiDocument } from './openapi-document';
+import {
+  generateFleetOpenApiDocument,
+  OPENAPI_DOCUMENT_FILE,
+  serializeOpenApiDocument,
+} from './openapi-document';
 
 /** `npm run openapi`: regenerates the committed OpenAPI document from the controllers. */
 async function main(): Promise<void> {

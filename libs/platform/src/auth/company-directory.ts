@@ -52,6 +52,11 @@ export class CompanyDirectory {
     return false;
   }
 
+  /** `root` and every company below it that this process knows. */
+  subtreeOf(root: number): number[] {
+    return [...this.companies.keys()].filter((companyId) => this.isWithin(root, companyId));
+  }
+
   private parentOf(company: CompanySnapshotV1): CompanySnapshotV1 | undefined {
     return company.parentId === null ? undefined : this.companies.get(company.parentId);
   }

@@ -87,7 +87,10 @@ const errorMeaning: Record<number, string> = {
 const rateLimitHeaders = {
   'X-RateLimit-Limit': { description: 'Limit of the most constrained window.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) when that window resets.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Unix time (seconds) when that window resets.',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Policy': { description: 'Every window, e.g. `60;w=60`.', schema: { type: 'string' } },
 };
 
@@ -145,7 +148,11 @@ export function ApiSuccess(
   description = 'OK',
   options: { rateLimited?: boolean } = {},
 ): MethodDecorator {
-  return ApiOkResponse({ type, description, headers: options.rateLimited === false ? undefined : rateLimitHeaders });
+  return ApiOkResponse({
+    type,
+    description,
+    headers: options.rateLimited === false ? undefined : rateLimitHeaders,
+  });
 }
 
 /** The pagination envelope around `item`, plus any extra top-level properties of the list response. */
@@ -161,7 +168,10 @@ export function ApiPageOf(item: Type, description = 'One page of results'): Meth
         properties: {
           items: { type: 'array', items: { $ref: getSchemaPath(item) } },
           totalResults: { type: 'integer' },
-          lastResultIndex: { type: 'integer', description: '1-based index of the last record on this page; 0 when empty.' },
+          lastResultIndex: {
+            type: 'integer',
+            description: '1-based index of the last record on this page; 0 when empty.',
+          },
           currentPage: { type: 'integer' },
           numberOfPages: { type: 'integer' },
         },
@@ -187,7 +197,8 @@ export function openApiFrame(): Omit<OpenAPIObject, 'paths'> {
 /** Generates the document from the controllers of `app` (which may be created in preview mode). */
 export function generateOpenApiDocument(app: INestApplication): OpenAPIObject {
   return SwaggerModule.createDocument(app, openApiFrame(), {
-    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+    operationIdFactory: (controllerKey, methodKey) =>
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
 }
 

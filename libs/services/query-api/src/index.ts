@@ -1,4 +1,5 @@
 export * from './query-api.module';
 export * from './query-api.schema';
+export * from './query-api.config';
 export { VehicleRegistry, NewVehicle, RegisteredVehicle } from './vehicles/vehicle-registry.service';
 export { createRegistryAdmin } from './admin/registry-admin';

@@ -1,7 +1,9 @@
 import { ServiceSchema } from '@fleet/platform';
 import { CreatePositions1763800000000 } from './migrations/1763800000000-create-positions';
 import { CreateVehicleRegistry1763900000000 } from './migrations/1763900000000-create-vehicle-registry';
-import { Position } from './positions/position.entity';
+import { PartitionPositionHistory1764000000000 } from './migrations/1764000000000-partition-position-history';
+import { NearestIndex1764100000000 } from './migrations/1764100000000-nearest-index';
+import { LastPosition, Position, TripRecord } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
 import { Vehicle, VehicleCompany } from './vehicles/vehicle.entity';
 
@@ -10,7 +12,12 @@ export { QUERY_SCHEMA };
 /** Tables owned by query-api: the vehicle registry, position history, and the outbox of vehicle snapshots. */
 export const querySchema: ServiceSchema = {
   schema: QUERY_SCHEMA,
-  entities: [Position, Vehicle, VehicleCompany],
-  migrations: [CreatePositions1763800000000, CreateVehicleRegistry1763900000000],
+  entities: [Position, LastPosition, TripRecord, Vehicle, VehicleCompany],
+  migrations: [
+    CreatePositions1763800000000,
+    CreateVehicleRegistry1763900000000,
+    PartitionPositionHistory1764000000000,
+    NearestIndex1764100000000,
+  ],
   outbox: true,
 };

@@ -1,39 +1,56 @@
-import { PositionReportedV1 } from '@fleet/contracts';
+import { PositionReadingsV1, PositionReportedV1 } from '@fleet/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 
-/** Writes position events into history. Idempotent: a redelivered event id is skipped. */
+/** The readings kept in the `readings` jsonb column: everything but the columns of their own. */
+export function readingsOf(event: PositionReportedV1): PositionReadingsV1 {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { eventId, vehicleId, imei, fixTime, receivedAt, lat, lng, speedKmh, course, ignition, ...rest } =
+    event;
+  return rest;
+}
+
+/** Writes position events into history. Idempotent: one row per vehicle and fix time, first write wins. */
 @Injectable()
 export class PositionHistory {
   constructor(@InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource) {}
 
-  /** One multi-row statement per batch; returns how many rows were new. */
-  async append(events: readonly PositionReportedV1[]): Promise<number> {
-    if (events.length === 0) return 0;
-    const column = <K extends keyof PositionReportedV1>(key: K) => events.map((event) => event[key] ?? null);
-    const rows: unknown[] = await this.dataSource.query(
+  /**
+   * One multi-row statement per batch, the rows sent as one JSON document (PostgreSQL unpacks it;
+   * node-postgres's escaping of ten arrays cost more than the insert). Returns the events that were new.
+   */
+  async append(
+    events: readonly PositionReportedV1[],
+    manager?: EntityManager,
+  ): Promise<PositionReportedV1[]> {
+    if (events.length === 0) return [];
+    const rows = events.map((event) => ({
+      vehicle_id: event.vehicleId,
+      fix_time: event.fixTime,
+      event_id: event.eventId,
+      received_at: event.receivedAt,
+      lat: event.lat,
+      lng: event.lng,
+      speed_kmh: event.speedKmh ?? null,
+      course: event.course ?? null,
+      ignition: event.ignition ?? null,
+      readings: readingsOf(event),
+    }));
+    const inserted: { vehicle_id: number; fix_time: Date }[] = await (
+      manager ?? this.dataSource.manager
+    ).query(
       `INSERT INTO query.positions
-         (event_id, vehicle_id, imei, fix_time, received_at, lat, lng, speed_kmh, course, altitude_m, ignition)
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::timestamptz[],
-                            $6::float8[], $7::float8[], $8::real[], $9::smallint[], $10::real[], $11::bool[])
-       ON CONFLICT (event_id) DO NOTHING
-       RETURNING event_id`,
-      [
-        column('eventId'),
-        column('vehicleId'),
-        column('imei'),
-        column('fixTime'),
-        column('receivedAt'),
-        column('lat'),
-        column('lng'),
-        column('speedKmh'),
-        column('course'),
-        column('altitudeM'),
-        column('ignition'),
-      ],
+         (vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings)
+       SELECT vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings
+         FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz, event_id uuid,
+              received_at timestamptz, lat float8, lng float8, speed_kmh real, course smallint, ignition bool, readings jsonb)
+       ON CONFLICT (vehicle_id, fix_time) DO NOTHING
+       RETURNING vehicle_id, fix_time`,
+      [JSON.stringify(rows)],
     );
-    return rows.length;
+    const fresh = new Set(inserted.map((row) => `${row.vehicle_id}@${new Date(row.fix_time).getTime()}`));
+    return events.filter((event) => fresh.has(`${event.vehicleId}@${new Date(event.fixTime).getTime()}`));
   }
 }

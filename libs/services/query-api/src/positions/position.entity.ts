@@ -1,21 +1,11 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { PositionReadingsV1 } from '@fleet/contracts';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/** Position history: one row per accepted position event, whatever how often it was delivered. */
-@Entity({ schema: 'query', name: 'positions' })
-@Index('positions_vehicle_fix_time_idx', ['vehicleId', 'fixTime'])
-export class Position {
-  /** The event id assigned by telemetry-ingest: the de-duplication key for redeliveries. */
-  @PrimaryColumn({ name: 'event_id', type: 'uuid' })
+/** The columns every stored position has, whichever table holds it. */
+abstract class PositionColumns {
+  /** The event that brought it (telemetry-ingest's id). */
+  @Column({ name: 'event_id', type: 'uuid' })
   eventId!: string;
-
-  @Column({ name: 'vehicle_id', type: 'integer' })
-  vehicleId!: number;
-
-  @Column({ type: 'text' })
-  imei!: string;
-
-  @Column({ name: 'fix_time', type: 'timestamptz' })
-  fixTime!: Date;
 
   @Column({ name: 'received_at', type: 'timestamptz' })
   receivedAt!: Date;
@@ -32,12 +22,78 @@ export class Position {
   @Column({ type: 'smallint', nullable: true })
   course!: number | null;
 
-  @Column({ name: 'altitude_m', type: 'real', nullable: true })
-  altitudeM!: number | null;
-
   @Column({ type: 'boolean', nullable: true })
   ignition!: boolean | null;
 
-  @Column({ name: 'stored_at', type: 'timestamptz', default: () => 'now()' })
-  storedAt!: Date;
+  /** The other readings of the event, as the contract names them. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  readings!: PositionReadingsV1;
+}
+
+/**
+ * Position history, partitioned by month of `fix_time` (the partitions are managed by
+ * PositionPartitions, not by TypeORM). One row per vehicle and fix time.
+ */
+@Entity({ schema: 'query', name: 'positions' })
+export class Position extends PositionColumns {
+  @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
+  vehicleId!: number;
+
+  @PrimaryColumn({ name: 'fix_time', type: 'timestamptz' })
+  fixTime!: Date;
+}
+
+/** The newest position of each vehicle, with its motion state and when it was last heard from. */
+@Entity({ schema: 'query', name: 'last_positions' })
+// GiST on point(lng, lat) for the nearest routes: created by a migration, which TypeORM cannot express.
+@Index('last_positions_point_idx', { synchronize: false })
+export class LastPosition extends PositionColumns {
+  @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
+  vehicleId!: number;
+
+  @Column({ name: 'fix_time', type: 'timestamptz' })
+  fixTime!: Date;
+
+  /** Receive time of the latest report of any fix time (a late, older fix still proves the device is online). */
+  @Column({ name: 'last_seen_at', type: 'timestamptz' })
+  lastSeenAt!: Date;
+
+  /** The motion state after this position (start of movement, driving time, fatigue, current trip). */
+  @Column({ type: 'jsonb' })
+  motion!: Record<string, unknown>;
+}
+
+/** A completed trip, written when the motion state closes it; its points are read from history. */
+@Entity({ schema: 'query', name: 'trips' })
+@Index('trips_vehicle_start_key', ['vehicleId', 'startTime'], { unique: true })
+export class TripRecord {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'vehicle_id', type: 'integer' })
+  vehicleId!: number;
+
+  @Column({ name: 'start_time', type: 'timestamptz' })
+  startTime!: Date;
+
+  @Column({ name: 'end_time', type: 'timestamptz' })
+  endTime!: Date;
+
+  @Column({ name: 'distance_m', type: 'double precision' })
+  distanceM!: number;
+
+  @Column({ name: 'max_speed_kmh', type: 'real' })
+  maxSpeedKmh!: number;
+
+  @Column({ name: 'start_lat', type: 'double precision' })
+  startLat!: number;
+
+  @Column({ name: 'start_lng', type: 'double precision' })
+  startLng!: number;
+
+  @Column({ name: 'end_lat', type: 'double precision' })
+  endLat!: number;
+
+  @Column({ name: 'end_lng', type: 'double precision' })
+  endLng!: number;
 }

@@ -1,0 +1,184 @@
+import { PositionReportedV1 } from '@fleet/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { CompletedTrip, MotionEngine, StoredMotion } from '../records/motion-facts';
+import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
+import { QUERY_SCHEMA } from '../query-api.schema.constants';
+import { PositionHistory, readingsOf } from './position-history';
+
+interface LastPositionUpdate {
+  vehicleId: number;
+  lastSeenAt: Date;
+  /** The newest fix of the batch, when it is newer than the stored last position. */
+  newest?: PositionReportedV1;
+  motion: StoredMotion;
+  trips: CompletedTrip[];
+}
+
+interface CurrentRow {
+  vehicle_id: number;
+  fix_time: Date;
+  last_seen_at: Date;
+  motion: StoredMotion;
+}
+
+/**
+ * The position projections of one consumed batch, in one transaction: history (idempotent), then per
+ * vehicle the last position, last-seen time, motion state and completed trips. Only fixes newer than
+ * the stored last position advance it, so a late or repeated fix never turns the clock back; it still
+ * lands in history and proves the device was heard from.
+ */
+@Injectable()
+export class PositionProjection {
+  private readonly motion: MotionEngine;
+
+  constructor(
+    @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
+    private readonly history: PositionHistory,
+    @Inject(QUERY_API_CONFIG) config: QueryApiConfig,
+  ) {
+    this.motion = new MotionEngine(config.trips);
+  }
+
+  async apply(events: readonly PositionReportedV1[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      const fresh = await this.history.append(events, manager);
+      if (fresh.length === 0) return;
+      const byVehicle = new Map<number, PositionReportedV1[]>();
+      for (const event of fresh) {
+        const list = byVehicle.get(event.vehicleId) ?? [];
+        list.push(event);
+        byVehicle.set(event.vehicleId, list);
+      }
+      const vehicleIds = [...byVehicle.keys()];
+      const current: CurrentRow[] = await manager.query(
+        `SELECT vehicle_id, fix_time, last_seen_at, motion FROM query.last_positions
+          WHERE vehicle_id = ANY($1::int[]) ORDER BY vehicle_id FOR UPDATE`,
+        [vehicleIds],
+      );
+      const stored = new Map(current.map((row) => [row.vehicle_id, row]));
+      const updates: LastPositionUpdate[] = [];
+      for (const [vehicleId, list] of byVehicle) {
+        const update = this.advanceVehicle(vehicleId, list, stored.get(vehicleId));
+        for (const trip of update.trips) await this.recordTrip(manager, vehicleId, trip);
+        updates.push(update);
+      }
+      await this.writeLastPositions(manager, updates);
+    });
+  }
+
+  /** The vehicle's new last position and motion state (pure: no I/O). */
+  private advanceVehicle(
+    vehicleId: number,
+    events: PositionReportedV1[],
+    current: CurrentRow | undefined,
+  ): LastPositionUpdate {
+    const lastSeenAt = new Date(
+      Math.max(
+        current ? new Date(current.last_seen_at).getTime() : 0,
+        ...events.map((event) => new Date(event.receivedAt).getTime()),
+      ),
+    );
+    const after = current ? new Date(current.fix_time).getTime() : -Infinity;
+    const newer = events
+      .filter((event) => new Date(event.fixTime).getTime() > after)
+      .sort((a, b) => new Date(a.fixTime).getTime() - new Date(b.fixTime).getTime());
+    const trips: CompletedTrip[] = [];
+    let motion: StoredMotion = current?.motion;
+    for (const event of newer) {
+      const before = motion;
+      const next = this.motion.advance(motion, {
+        id: event.eventId,
+        fixTime: new Date(event.fixTime),
+        lat: event.lat,
+        lng: event.lng,
+        speedKmh: event.speedKmh,
+        ignition: event.ignition,
+        motion: event.motion,
+      });
+      const trip = this.motion.completedTrip(before, next);
+      if (trip) trips.push(trip);
+      motion = next;
+    }
+    return { vehicleId, lastSeenAt, newest: newer[newer.length - 1], motion, trips };
+  }
+
+  /** All vehicles of the batch in two statements: new last positions, and last-seen times of the rest. */
+  private async writeLastPositions(manager: EntityManager, updates: LastPositionUpdate[]): Promise<void> {
+    const rows = updates.flatMap(({ vehicleId, lastSeenAt, newest, motion }) =>
+      newest
+        ? [
+            {
+              vehicle_id: vehicleId,
+              fix_time: newest.fixTime,
+              event_id: newest.eventId,
+              received_at: newest.receivedAt,
+              last_seen_at: lastSeenAt,
+              lat: newest.lat,
+              lng: newest.lng,
+              speed_kmh: newest.speedKmh ?? null,
+              course: newest.course ?? null,
+              ignition: newest.ignition ?? null,
+              readings: readingsOf(newest),
+              motion,
+            },
+          ]
+        : [],
+    );
+    if (rows.length) {
+      await manager.query(
+        `INSERT INTO query.last_positions
+           (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz, event_id uuid,
+              received_at timestamptz, last_seen_at timestamptz, lat float8, lng float8, speed_kmh real, course smallint,
+              ignition bool, readings jsonb, motion jsonb)
+         ON CONFLICT (vehicle_id) DO UPDATE SET
+           fix_time = EXCLUDED.fix_time, event_id = EXCLUDED.event_id, received_at = EXCLUDED.received_at,
+           last_seen_at = EXCLUDED.last_seen_at, lat = EXCLUDED.lat, lng = EXCLUDED.lng,
+           speed_kmh = EXCLUDED.speed_kmh, course = EXCLUDED.course, ignition = EXCLUDED.ignition,
+           readings = EXCLUDED.readings, motion = EXCLUDED.motion
+         WHERE last_positions.fix_time < EXCLUDED.fix_time`,
+        [JSON.stringify(rows)],
+      );
+    }
+    const seenOnly = updates.filter((update) => !update.newest);
+    if (seenOnly.length) {
+      await manager.query(
+        `UPDATE query.last_positions lp SET last_seen_at = GREATEST(lp.last_seen_at, seen.at)
+           FROM unnest($1::int[], $2::timestamptz[]) AS seen(vehicle_id, at)
+          WHERE lp.vehicle_id = seen.vehicle_id`,
+        [seenOnly.map((update) => update.vehicleId), seenOnly.map((update) => update.lastSeenAt)],
+      );
+    }
+  }
+
+  /** A trip the motion state closed; its end points are read back from history. */
+  private async recordTrip(manager: EntityManager, vehicleId: number, trip: CompletedTrip): Promise<void> {
+    const ends: { lat: number; lng: number }[] = await manager.query(
+      `(SELECT lat, lng FROM query.positions WHERE vehicle_id = $1 AND fix_time = $2)
+       UNION ALL
+       (SELECT lat, lng FROM query.positions WHERE vehicle_id = $1 AND fix_time = $3)`,
+      [vehicleId, trip.start, trip.end],
+    );
+    if (ends.length < 2) return;
+    await manager.query(
+      `INSERT INTO query.trips
+         (vehicle_id, start_time, end_time, distance_m, max_speed_kmh, start_lat, start_lng, end_lat, end_lng)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (vehicle_id, start_time) DO NOTHING`,
+      [
+        vehicleId,
+        trip.start,
+        trip.end,
+        trip.distanceM,
+        trip.maxSpeedKmh,
+        ends[0].lat,
+        ends[0].lng,
+        ends[1].lat,
+        ends[1].lng,
+      ],
+    );
+  }
+}

@@ -1,0 +1,215 @@
+import { PositionReadingsV1 } from '@fleet/contracts';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { QUERY_SCHEMA } from '../query-api.schema.constants';
+import { VehicleIdentity } from '../records/position-view';
+
+/** A stored position joined with its vehicle; `motion` only on last positions. */
+export interface StoredPosition {
+  vehicle: VehicleIdentity;
+  fixTime: Date;
+  receivedAt: Date;
+  lastSeenAt: Date;
+  lat: number;
+  lng: number;
+  speedKmh: number | null;
+  course: number | null;
+  ignition: boolean | null;
+  readings: PositionReadingsV1;
+  motion: Record<string, unknown> | null;
+}
+
+export interface Slice {
+  limit: number;
+  offset: number;
+}
+
+export interface Counted<T> {
+  rows: T[];
+  total: number;
+}
+
+interface PositionRow {
+  vehicle_id: number;
+  name: string;
+  imei: string;
+  vin: string | null;
+  fix_time: Date;
+  received_at: Date;
+  last_seen_at: Date;
+  lat: number;
+  lng: number;
+  speed_kmh: number | null;
+  course: number | null;
+  ignition: boolean | null;
+  readings: PositionReadingsV1;
+  motion: Record<string, unknown> | null;
+  total: string;
+}
+
+const toStored = (row: PositionRow): StoredPosition => ({
+  vehicle: { id: row.vehicle_id, name: row.name, imei: row.imei, vin: row.vin },
+  fixTime: row.fix_time,
+  receivedAt: row.received_at,
+  lastSeenAt: row.last_seen_at,
+  lat: row.lat,
+  lng: row.lng,
+  speedKmh: row.speed_kmh,
+  course: row.course,
+  ignition: row.ignition,
+  readings: row.readings,
+  motion: row.motion,
+});
+
+const counted = (rows: PositionRow[]): Counted<StoredPosition> => ({
+  rows: rows.map(toStored),
+  total: rows.length ? Number(rows[0].total) : 0,
+});
+
+const LAST_POSITION_COLUMNS = `v.id AS vehicle_id, v.name, v.imei, v.vin, lp.fix_time, lp.received_at, lp.last_seen_at,
+  lp.lat, lp.lng, lp.speed_kmh, lp.course, lp.ignition, lp.readings, lp.motion`;
+
+/**
+ * The SQL of the position routes. Vehicle visibility is always one of two filters: mapped to a given
+ * company (company routes), or mapped to any of the token's companies (vehicle routes); the token's
+ * allowlist (`$allow`, null for none) applies to both.
+ */
+@Injectable()
+export class PositionReader {
+  constructor(@InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource) {}
+
+  /** Last positions of the vehicles mapped to `companyId`, by vehicle id. Vehicles that never reported are absent. */
+  async companyLastPositions(
+    companyId: number,
+    allow: number[] | null,
+    slice: Slice,
+  ): Promise<Counted<StoredPosition>> {
+    const rows: PositionRow[] = await this.dataSource.query(
+      `SELECT ${LAST_POSITION_COLUMNS}, count(*) OVER () AS total
+         FROM query.vehicle_companies vc
+         JOIN query.vehicles v ON v.id = vc.vehicle_id
+         JOIN query.last_positions lp ON lp.vehicle_id = vc.vehicle_id
+        WHERE vc.company_id = $1 AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))
+        ORDER BY vc.vehicle_id LIMIT $3 OFFSET $4`,
+      [companyId, allow, slice.limit, slice.offset],
+    );
+    return counted(rows);
+  }
+
+  /**
+   * Vehicles of `companyId` by planar-degree distance from (lat, lng), nearest first: the radius filter
+   * (on the distance rounded to a multiple of 100, as the spec defines it), then at most `num`, then the page.
+   */
+  async companyNearest(
+    companyId: number,
+    allow: number[] | null,
+    point: { lat: number; lng: number },
+    filter: { num?: number; radiusDegrees?: number; radiusMetres?: number },
+    slice: Slice,
+  ): Promise<Counted<StoredPosition & { realDistance: number }>> {
+    // `point <-> point` is the planar-degree distance; the GiST index on last positions serves it
+    // nearest-first, so a `num` limit reads only that many candidates of a large fleet.
+    const rows: (PositionRow & { real_distance: number })[] = await this.dataSource.query(
+      `WITH kept AS (
+         SELECT ${LAST_POSITION_COLUMNS}, point(lp.lng, lp.lat) <-> point($4, $3) AS real_distance
+           FROM query.last_positions lp
+           JOIN query.vehicle_companies vc ON vc.vehicle_id = lp.vehicle_id AND vc.company_id = $1
+           JOIN query.vehicles v ON v.id = lp.vehicle_id
+          WHERE ($2::int[] IS NULL OR lp.vehicle_id = ANY($2))
+            AND ($5::float8 IS NULL OR floor((point(lp.lng, lp.lat) <-> point($4, $3)) / 100 + 0.5) * 100 < $5)
+            AND ($6::float8 IS NULL OR 2 * 6371008.8 * asin(least(1, sqrt(
+                  power(sin(radians(lp.lat - $3) / 2), 2) +
+                  cos(radians($3)) * cos(radians(lp.lat)) * power(sin(radians(lp.lng - $4) / 2), 2)))) <= $6)
+          ORDER BY point(lp.lng, lp.lat) <-> point($4, $3)
+          LIMIT $7)
+       SELECT *, count(*) OVER () AS total FROM kept ORDER BY real_distance, vehicle_id LIMIT $8 OFFSET $9`,
+      [
+        companyId,
+        allow,
+        point.lat,
+        point.lng,
+        filter.radiusDegrees ?? null,
+        filter.radiusMetres ?? null,
+        filter.num ?? null,
+        slice.limit,
+        slice.offset,
+      ],
+    );
+    return {
+      rows: rows.map((row) => ({ ...toStored(row), realDistance: row.real_distance })),
+      total: rows.length ? Number(rows[0].total) : 0,
+    };
+  }
+
+  /** The vehicle if the token may see it: mapped to one of `companyIds` and on the allowlist. */
+  async visibleVehicle(
+    vehicleId: number,
+    companyIds: number[],
+    allow: number[] | null,
+  ): Promise<VehicleIdentity | undefined> {
+    const { rows } = await this.visibleVehicles({ vehicleId }, companyIds, allow, { limit: 1, offset: 0 });
+    return rows[0];
+  }
+
+  /** Vehicles the token may see, optionally narrowed to one id, IMEI or VIN; by id. */
+  async visibleVehicles(
+    by: { vehicleId?: number; imei?: string; vin?: string },
+    companyIds: number[],
+    allow: number[] | null,
+    slice: Slice,
+  ): Promise<Counted<VehicleIdentity & { companyIds: number[] }>> {
+    const rows: {
+      id: number;
+      name: string;
+      imei: string;
+      vin: string | null;
+      company_ids: number[];
+      total: string;
+    }[] = await this.dataSource.query(
+      `SELECT v.id, v.name, v.imei, v.vin, array_agg(vc.company_id ORDER BY vc.company_id) AS company_ids,
+                count(*) OVER () AS total
+           FROM query.vehicles v JOIN query.vehicle_companies vc ON vc.vehicle_id = v.id
+          WHERE ($1::int IS NULL OR v.id = $1) AND ($2::text IS NULL OR v.imei = $2) AND ($3::text IS NULL OR v.vin = $3)
+            AND ($5::int[] IS NULL OR v.id = ANY($5))
+          GROUP BY v.id
+         HAVING bool_or(vc.company_id = ANY($4::int[]))
+          ORDER BY v.id LIMIT $6 OFFSET $7`,
+      [by.vehicleId ?? null, by.imei ?? null, by.vin ?? null, companyIds, allow, slice.limit, slice.offset],
+    );
+    return {
+      rows: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        imei: row.imei,
+        vin: row.vin,
+        // Only the token's own companies: a mapping to a company outside its reach is not its business.
+        companyIds: row.company_ids.filter((companyId) => companyIds.includes(companyId)),
+      })),
+      total: rows.length ? Number(rows[0].total) : 0,
+    };
+  }
+
+  async lastPosition(vehicleId: number): Promise<StoredPosition | undefined> {
+    const rows: PositionRow[] = await this.dataSource.query(
+      `SELECT ${LAST_POSITION_COLUMNS}, 1 AS total
+         FROM query.last_positions lp JOIN query.vehicles v ON v.id = lp.vehicle_id WHERE lp.vehicle_id = $1`,
+      [vehicleId],
+    );
+    return rows.length ? toStored(rows[0]) : undefined;
+  }
+
+  /** History of one vehicle in [from, to), oldest first. */
+  async history(vehicleId: number, from: Date, to: Date, slice: Slice): Promise<Counted<StoredPosition>> {
+    const rows: PositionRow[] = await this.dataSource.query(
+      `SELECT v.id AS vehicle_id, v.name, v.imei, v.vin, p.fix_time, p.received_at, p.received_at AS last_seen_at,
+              p.lat, p.lng, p.speed_kmh, p.course, p.ignition, p.readings, NULL::jsonb AS motion,
+              count(*) OVER () AS total
+         FROM query.positions p JOIN query.vehicles v ON v.id = p.vehicle_id
+        WHERE p.vehicle_id = $1 AND p.fix_time >= $2 AND p.fix_time < $3
+        ORDER BY p.fix_time LIMIT $4 OFFSET $5`,
+      [vehicleId, from, to, slice.limit, slice.offset],
+    );
+    return counted(rows);
+  }
+}

@@ -1,0 +1,65 @@
+import { EnvReader } from '@fleet/platform';
+
+/** Settings of query-api beyond the platform's (README, section Configuration; docs/telemetry.md). */
+export interface QueryApiConfig {
+  positions: {
+    /** History older than this is dropped, a whole monthly partition at a time. */
+    retentionDays: number;
+    /** Partitions are created this many months ahead of the current one. */
+    partitionMonthsAhead: number;
+  };
+  /** A vehicle heard from within this many seconds is `isOnline`. */
+  onlineWindowSeconds: number;
+  trips: {
+    minTripDistanceM: number;
+    minStopDurationS: number;
+    maxGapS: number;
+    useIgnition: boolean;
+    movingSpeedKmh: number;
+    restDurationS: number;
+    /** Static map image URL; `{encoded}` is replaced by the trip's encoded polyline (URL-encoded). */
+    staticMapUrlTemplate: string;
+  };
+  geocoder: {
+    provider: 'offline' | 'nominatim' | 'none';
+    nominatimUrl?: string;
+    userAgent: string;
+    cacheSize: number;
+  };
+}
+
+export const QUERY_API_CONFIG = Symbol('QUERY_API_CONFIG');
+
+export const DEFAULT_STATIC_MAP_URL_TEMPLATE =
+  'https://maps.example.invalid/staticmap?size=640x400&path=enc:{encoded}';
+
+export function readQueryApiConfig(env: EnvReader): QueryApiConfig {
+  const provider = env.oneOf('GEOCODER_PROVIDER', ['offline', 'nominatim', 'none'] as const, 'offline');
+  const nominatimUrl = env.optionalString('NOMINATIM_URL');
+  if (provider === 'nominatim' && !nominatimUrl)
+    env.problem('NOMINATIM_URL is required when GEOCODER_PROVIDER=nominatim');
+  const template = env.string('STATIC_MAP_URL_TEMPLATE', DEFAULT_STATIC_MAP_URL_TEMPLATE);
+  if (!template.includes('{encoded}')) env.problem('STATIC_MAP_URL_TEMPLATE must contain {encoded}');
+  return {
+    positions: {
+      retentionDays: env.int('POSITIONS_RETENTION_DAYS', 365, { min: 1 }),
+      partitionMonthsAhead: env.int('POSITIONS_PARTITION_MONTHS_AHEAD', 2, { min: 1, max: 24 }),
+    },
+    onlineWindowSeconds: env.int('ONLINE_WINDOW_SECONDS', 600, { min: 1 }),
+    trips: {
+      minTripDistanceM: env.int('TRIP_MIN_DISTANCE_M', 200, { min: 0 }),
+      minStopDurationS: env.int('TRIP_MIN_STOP_SECONDS', 180, { min: 1 }),
+      maxGapS: env.int('TRIP_MAX_GAP_SECONDS', 3600, { min: 1 }),
+      useIgnition: env.bool('TRIP_USE_IGNITION', true),
+      movingSpeedKmh: env.int('TRIP_MOVING_SPEED_KMH', 5, { min: 1 }),
+      restDurationS: env.int('FATIGUE_REST_SECONDS', 900, { min: 1 }),
+      staticMapUrlTemplate: template,
+    },
+    geocoder: {
+      provider,
+      nominatimUrl,
+      userAgent: env.string('GEOCODER_USER_AGENT', 'fleet-telemetry/0.1'),
+      cacheSize: env.int('GEOCODER_CACHE_SIZE', 10_000, { min: 0 }),
+    },
+  };
+}

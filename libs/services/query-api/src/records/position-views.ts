@@ -1,0 +1,42 @@
+import { Principal } from '@fleet/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { AddressResolver } from '../geocoding/address-resolver';
+import { motionFactsOf, replayMotionFacts } from './motion-facts';
+import { StoredPosition } from '../positions/position-reader';
+import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
+import { DEFAULT_DATE_FORMAT, PositionView, ViewContext } from './position-view';
+
+/** Turns stored positions into what the V1 and V2 records are built from: addresses and motion facts added. */
+@Injectable()
+export class PositionViews {
+  constructor(
+    private readonly addresses: AddressResolver,
+    @Inject(QUERY_API_CONFIG) private readonly config: QueryApiConfig,
+  ) {}
+
+  contextOf(principal: Principal, now = new Date()): ViewContext {
+    return {
+      timeZone: principal.timeZone,
+      dateFormat: principal.dateFormat ?? DEFAULT_DATE_FORMAT,
+      now,
+      onlineWindowSeconds: this.config.onlineWindowSeconds,
+    };
+  }
+
+  /** Last positions: each carries the motion state the projection stored with it. */
+  async ofLastPositions(rows: readonly StoredPosition[]): Promise<PositionView[]> {
+    const addresses = await Promise.all(rows.map((row) => this.addresses.addressOf(row.lat, row.lng)));
+    return rows.map((row, index) => ({
+      ...row,
+      motion: motionFactsOf(row.motion),
+      address: addresses[index],
+    }));
+  }
+
+  /** History of one vehicle, oldest first: motion facts replayed along the returned positions. */
+  async ofHistory(rows: readonly StoredPosition[]): Promise<PositionView[]> {
+    const facts = replayMotionFacts(rows, this.config.trips);
+    const addresses = await Promise.all(rows.map((row) => this.addresses.addressOf(row.lat, row.lng)));
+    return rows.map((row, index) => ({ ...row, motion: facts[index], address: addresses[index] }));
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Counted, Slice } from '../positions/position-reader';
+import { QUERY_SCHEMA } from '../query-api.schema.constants';
+
+export interface TripPoint {
+  fixTime: Date;
+  lat: number;
+  lng: number;
+}
+
+export interface StoredTrip {
+  id: number;
+  vehicleId: number;
+  startTime: Date;
+  endTime: Date;
+  distanceM: number;
+  maxSpeedKmh: number;
+  points: TripPoint[];
+}
+
+/** Completed trips (written by the position projection) with their points from history. */
+@Injectable()
+export class TripReader {
+  constructor(@InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource) {}
+
+  /** Trips of one vehicle that overlap [from, to), oldest first. */
+  async trips(vehicleId: number, from: Date, to: Date, slice: Slice): Promise<Counted<StoredTrip>> {
+    const rows: {
+      id: string;
+      start_time: Date;
+      end_time: Date;
+      distance_m: number;
+      max_speed_kmh: number;
+      total: string;
+    }[] = await this.dataSource.query(
+      `SELECT id, start_time, end_time, distance_m, max_speed_kmh, count(*) OVER () AS total
+         FROM query.trips
+        WHERE vehicle_id = $1 AND start_time < $3 AND end_time >= $2
+        ORDER BY start_time LIMIT $4 OFFSET $5`,
+      [vehicleId, from, to, slice.limit, slice.offset],
+    );
+    if (rows.length === 0) return { rows: [], total: 0 };
+    const first = rows[0].start_time;
+    const last = rows[rows.length - 1].end_time;
+    const points: { fix_time: Date; lat: number; lng: number }[] = await this.dataSource.query(
+      `SELECT fix_time, lat, lng FROM query.positions
+        WHERE vehicle_id = $1 AND fix_time >= $2 AND fix_time <= $3 ORDER BY fix_time`,
+      [vehicleId, first, last],
+    );
+    return {
+      rows: rows.map((row) => ({
+        id: Number(row.id),
+        vehicleId,
+        startTime: row.start_time,
+        endTime: row.end_time,
+        distanceM: row.distance_m,
+        maxSpeedKmh: row.max_speed_kmh,
+        points: points
+          .filter((point) => point.fix_time >= row.start_time && point.fix_time <= row.end_time)
+          .map((point) => ({ fixTime: point.fix_time, lat: point.lat, lng: point.lng })),
+      })),
+      total: Number(rows[0].total),
+    };
+  }
+}

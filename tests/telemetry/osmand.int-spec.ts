@@ -1,0 +1,170 @@
+import { TelemetryHarness } from './telemetry-harness';
+
+/**
+ * The tracker port end to end: each OsmAnd variant with good and malformed input, unknown devices, the
+ * integrators' batch endpoint, and the last position's resistance to late and repeated fixes.
+ */
+describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
+  let h: TelemetryHarness;
+  let vehicleId: number;
+  const IMEI = '861000000000001';
+  const base = Math.floor(Date.now() / 1000) - 3600;
+
+  const stored = async () =>
+    Number(
+      (
+        await h.database.pool.query('SELECT count(*) AS n FROM query.positions WHERE vehicle_id = $1', [
+          vehicleId,
+        ])
+      ).rows[0].n,
+    );
+  const lastFix = async () =>
+    (
+      await h.database.pool.query('SELECT fix_time, lat FROM query.last_positions WHERE vehicle_id = $1', [
+        vehicleId,
+      ])
+    ).rows[0];
+
+  beforeAll(async () => {
+    h = await TelemetryHarness.start();
+    const company = await h.company({ name: 'Fleet' });
+    vehicleId = (await h.vehicle('Van', IMEI, [company])).id;
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('accepts GET, POST form and POST JSON reports, converting units', async () => {
+    expect(
+      await h.osmand({ id: IMEI, timestamp: base, lat: 52.5, lon: 13.4, speed: 10, bearing: 370 }),
+    ).toEqual({
+      status: 200,
+      body: '',
+    });
+    const form = await fetch(`${h.deviceUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `deviceid=${IMEI}&timestamp=${new Date((base + 10) * 1000).toISOString()}&location=52.51,13.41&ignition=true`,
+    });
+    expect(form.status).toBe(200);
+    const json = await fetch(`${h.deviceUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        device_id: IMEI,
+        location: {
+          timestamp: new Date((base + 20) * 1000).toISOString(),
+          coords: { latitude: 52.52, longitude: 13.42, speed: 10, heading: 45, altitude: 40, accuracy: 5 },
+          is_moving: true,
+          odometer: 1234,
+          battery: { level: 0.5, is_charging: true },
+        },
+      }),
+    });
+    expect(json.status).toBe(200);
+    await h.storedPositions(vehicleId, 3);
+    const { rows } = await h.database.pool.query(
+      `SELECT lat, lng, speed_kmh, course, ignition, readings FROM query.positions WHERE vehicle_id = $1 ORDER BY fix_time`,
+      [vehicleId],
+    );
+    expect(rows[0]).toMatchObject({ lat: 52.5, lng: 13.4, course: 10 });
+    expect(rows[0].speed_kmh).toBeCloseTo(18.52, 2);
+    expect(rows[1]).toMatchObject({ lat: 52.51, lng: 13.41, ignition: true });
+    expect(rows[2]).toMatchObject({ lat: 52.52, course: 45 });
+    expect(rows[2].speed_kmh).toBeCloseTo(36, 3);
+    expect(rows[2].readings).toMatchObject({
+      altitudeM: 40,
+      accuracyM: 5,
+      motion: true,
+      odometerM: 1234,
+      batteryLevel: 50,
+      charging: true,
+    });
+  });
+
+  it('answers 400 naming the bad field, 400 or 404 for an unknown tracker, and stores nothing', async () => {
+    const before = await stored();
+    const bad = await h.osmand({ id: IMEI, timestamp: base + 30, lat: 'north', lon: 13.4 });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('lat');
+    const badTime = await h.osmand({ id: IMEI, timestamp: '2024-02-30 10:00:00', lat: 52, lon: 13 });
+    expect(badTime.status).toBe(400);
+    expect(badTime.body).toContain('timestamp');
+    const missing = await h.osmand({ timestamp: base + 30, lat: 52, lon: 13 });
+    expect(missing.status).toBe(400);
+    const unknown = await h.osmand({ id: '869999999999999', timestamp: base + 30, lat: 52, lon: 13 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toContain('869999999999999');
+    const unknownJson = await fetch(`${h.deviceUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        device_id: '869999999999999',
+        location: { coords: { latitude: 1, longitude: 2 } },
+      }),
+    });
+    expect(unknownJson.status).toBe(404);
+    const notJson = await fetch(`${h.deviceUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"device_id":',
+    });
+    expect(notJson.status).toBe(400);
+    const future = await h.osmand({ id: IMEI, timestamp: base + 10 * 86_400, lat: 52, lon: 13 });
+    expect(future.status).toBe(400);
+    expect(future.body).toContain('timestamp');
+    // Give a wrongly accepted report the time to arrive before checking that none did.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await stored()).toBe(before);
+  });
+
+  it('takes batches all or nothing through the integrators endpoint', async () => {
+    const before = await stored();
+    const position = (offset: number, deviceId = IMEI) => ({
+      deviceId,
+      timestamp: new Date((base + 100 + offset) * 1000).toISOString(),
+      lat: 52.6,
+      lon: 13.5,
+      speedKmh: 50,
+      fuelLevel: 40,
+    });
+    const rejected = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/v1/positions',
+      payload: { positions: [position(0), position(1, '869999999999999')] },
+    });
+    expect(rejected.statusCode).toBe(422);
+    expect(rejected.json().description).toContain('positions[1].deviceId');
+    const invalid = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/v1/positions',
+      payload: { positions: [{ ...position(0), fuelLevel: 'full' }] },
+    });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().description).toContain('fuelLevel');
+    const accepted = await h.app.inject({
+      method: 'POST',
+      url: '/ingest/v1/positions',
+      payload: { positions: [position(0), position(1), position(2)] },
+    });
+    expect([accepted.statusCode, accepted.json()]).toEqual([200, { accepted: 3 }]);
+    await h.storedPositions(vehicleId, before + 3);
+    expect(await stored()).toBe(before + 3);
+  });
+
+  it('never lets a late or repeated fix replace the last position, while storing the late one in history', async () => {
+    const newest = base + 1000;
+    expect((await h.osmand({ id: IMEI, timestamp: newest, lat: 53, lon: 14 })).status).toBe(200);
+    await h.storedPositions(vehicleId, 7);
+    const late = await h.osmand({ id: IMEI, timestamp: newest - 500, lat: 40, lon: 10 });
+    const repeated = await h.osmand({ id: IMEI, timestamp: newest, lat: 41, lon: 11 });
+    expect([late.status, repeated.status]).toEqual([200, 200]);
+    await h.storedPositions(vehicleId, 8);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const last = await lastFix();
+    expect([new Date(last.fix_time).getTime(), last.lat]).toEqual([newest * 1000, 53]);
+    // The repeat of an already stored fix is not stored twice.
+    expect(await stored()).toBe(8);
+  });
+});
