@@ -32,6 +32,9 @@ describe('identity across replicas (Kafka, Redis)', () => {
       AUTH_JWT_SECRET: testJwtSecret,
       RATE_LIMIT_STORE: 'redis',
       RATE_LIMIT_KEY_PREFIX: `${namespace}:rl:`,
+      // Exactness is the point here: on a machine loaded by the rest of the suite, a Redis answer slower
+      // than the production 500 ms would make the limiter fail open and let extra requests through.
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '10000',
     };
     replicas.push(await AppProcess.start('auth', env));
     replicas.push(await AppProcess.start('auth', env));

@@ -62,6 +62,8 @@ export interface RateLimitConfig {
   redisUrl: string;
   /** Prefix of the counters' Redis keys, so that deployments can share one Redis. */
   keyPrefix: string;
+  /** A Redis command slower than this fails, and the request passes unlimited (fail-open, logged). */
+  redisTimeoutMs: number;
   /** Windows of every rate-limited route without an entry in `routes`. */
   defaultWindows: RateLimitWindow[];
   /** Per route, keyed `METHOD /framework/path/:param` (from `METHOD /spec/path/{param}` in the setting). */
@@ -114,6 +116,7 @@ function readRateLimits(env: EnvReader, defaultStore: RateLimitConfig['store']):
     store: env.oneOf('RATE_LIMIT_STORE', ['redis', 'memory'] as const, defaultStore),
     redisUrl: env.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     keyPrefix: env.string('RATE_LIMIT_KEY_PREFIX', 'fleet:rl:'),
+    redisTimeoutMs: env.int('RATE_LIMIT_REDIS_TIMEOUT_MS', 500, { min: 10, max: 60_000 }),
     defaultWindows: defaultWindows ?? [{ policy: 'minute', limit: 60 }],
     routes,
   };

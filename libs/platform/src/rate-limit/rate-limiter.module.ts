@@ -27,7 +27,7 @@ class RateLimitRedis implements OnModuleInit, OnApplicationShutdown {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
-      commandTimeout: 500,
+      commandTimeout: config.redisTimeoutMs,
     });
     health.register({ name: 'redis', check: async () => void (await this.client.ping()) });
   }
