@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
@@ -14,7 +15,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: config.auth.jwtSecret,
+      // A KeyObject made once: given a string, jsonwebtoken first tries (and fails) to parse it as a
+      // public key on every request, which cost more than the rest of the verification.
+      secretOrKey: createSecretKey(Buffer.from(config.auth.jwtSecret)) as unknown as string,
       algorithms: ['HS256'],
       ignoreExpiration: false,
     });

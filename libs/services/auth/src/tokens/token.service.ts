@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import { ApiException } from '@fleet/errors';
 import { claimsOf, Principal, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -70,9 +70,17 @@ export class TokenService {
     return company;
   }
 
+  /** Made once: given a string, jsonwebtoken tries to parse it as a private key on every signature. */
+  private get signingKey(): KeyObject {
+    this.key ??= createSecretKey(Buffer.from(this.serviceConfig.auth.jwtSecret));
+    return this.key;
+  }
+
+  private key?: KeyObject;
+
   private issue(principal: Principal): TokenResponse {
     try {
-      const token = sign(claimsOf(principal), this.serviceConfig.auth.jwtSecret, {
+      const token = sign(claimsOf(principal), this.signingKey, {
         algorithm: 'HS256',
         expiresIn: this.config.tokenLifetimeSeconds,
         jwtid: randomUUID(),

@@ -22,7 +22,9 @@ export class CreateVehicleRegistry1763900000000 implements MigrationInterface {
         CONSTRAINT "PK_vehicle_companies" PRIMARY KEY ("vehicle_id", "company_id"),
         CONSTRAINT "vehicle_companies_vehicle_fk" FOREIGN KEY ("vehicle_id") REFERENCES "query"."vehicles"("id") ON DELETE CASCADE
       )`);
-    await queryRunner.query(`CREATE INDEX "vehicle_companies_company_idx" ON "query"."vehicle_companies" ("company_id")`);
+    await queryRunner.query(
+      `CREATE INDEX "vehicle_companies_company_idx" ON "query"."vehicle_companies" ("company_id")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

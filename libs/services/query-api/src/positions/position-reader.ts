@@ -85,13 +85,21 @@ export class PositionReader {
     allow: number[] | null,
     slice: Slice,
   ): Promise<Counted<StoredPosition>> {
+    // The page is cut from the mapping index first, so only its rows are joined; the count probes
+    // last positions by primary key. Both stay cheap for large companies.
     const rows: PositionRow[] = await this.dataSource.query(
-      `SELECT ${LAST_POSITION_COLUMNS}, count(*) OVER () AS total
-         FROM query.vehicle_companies vc
-         JOIN query.vehicles v ON v.id = vc.vehicle_id
-         JOIN query.last_positions lp ON lp.vehicle_id = vc.vehicle_id
-        WHERE vc.company_id = $1 AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))
-        ORDER BY vc.vehicle_id LIMIT $3 OFFSET $4`,
+      // LATERAL ... LIMIT 1 keeps "has reported" a primary-key probe per mapped vehicle (an EXISTS was
+      // planned as a scan of every last position).
+      `WITH reporting AS (
+         SELECT vc.vehicle_id FROM query.vehicle_companies vc
+          CROSS JOIN LATERAL (SELECT 1 FROM query.last_positions p WHERE p.vehicle_id = vc.vehicle_id LIMIT 1) seen
+          WHERE vc.company_id = $1 AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))),
+       page AS (SELECT vehicle_id FROM reporting ORDER BY vehicle_id LIMIT $3 OFFSET $4)
+       SELECT ${LAST_POSITION_COLUMNS}, (SELECT count(*) FROM reporting) AS total
+         FROM page
+         JOIN query.vehicles v ON v.id = page.vehicle_id
+         JOIN query.last_positions lp ON lp.vehicle_id = page.vehicle_id
+        ORDER BY page.vehicle_id`,
       [companyId, allow, slice.limit, slice.offset],
     );
     return counted(rows);

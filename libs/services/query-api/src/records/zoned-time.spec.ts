@@ -23,6 +23,24 @@ describe('zoned time values', () => {
     expect(userTimeWithoutOffset(afterDst, 'Europe/Berlin')).toBe('2024-03-31T03:30:00');
   });
 
+  it('switches offset exactly at the transition instant (offsets are cached per quarter hour)', () => {
+    expect(userTimeWithOffset(new Date('2024-03-31T00:59:59Z'), 'Europe/Berlin')).toBe(
+      '2024-03-31T01:59:59+01:00',
+    );
+    expect(userTimeWithOffset(new Date('2024-03-31T01:00:00Z'), 'Europe/Berlin')).toBe(
+      '2024-03-31T03:00:00+02:00',
+    );
+    expect(userTimeWithOffset(new Date('2024-10-27T00:59:59Z'), 'Europe/Berlin')).toBe(
+      '2024-10-27T02:59:59+02:00',
+    );
+    expect(userTimeWithOffset(new Date('2024-10-27T01:00:00Z'), 'Europe/Berlin')).toBe(
+      '2024-10-27T02:00:00+01:00',
+    );
+    expect(userTimeWithOffset(new Date('2024-01-01T00:00:00Z'), 'Asia/Kathmandu')).toBe(
+      '2024-01-01T05:45:00+05:45',
+    );
+  });
+
   it('writes negative and fractional-hour offsets', () => {
     expect(userTimeWithOffset(beforeDst, 'America/New_York')).toBe('2024-03-30T20:30:00-04:00');
     expect(userTimeWithOffset(beforeDst, 'Asia/Kolkata')).toBe('2024-03-31T06:00:00+05:30');

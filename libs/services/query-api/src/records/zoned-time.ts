@@ -35,31 +35,47 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The wall clock of `instant` in `timeZone`. */
-export function wallClock(instant: Date, timeZone: string): WallClock {
+/** UTC offset (minutes) of `timeZone` at `instant`, from the IANA rules via Intl. */
+function offsetAt(instant: Date, timeZone: string): number {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  const millisecond = instant.getUTCMilliseconds();
-  const asUtc = Date.UTC(
-    parts.year,
-    parts.month - 1,
-    parts.day,
-    parts.hour,
-    parts.minute,
-    parts.second,
-    millisecond,
-  );
+  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+/**
+ * Offsets change only on quarter-hour boundaries (every IANA transition falls on one), so one Intl
+ * call per zone and quarter hour serves every instant in it: Intl was the costliest part of a record.
+ */
+const QUARTER_HOUR_MS = 900_000;
+const offsets = new Map<string, number>();
+
+function cachedOffset(instant: Date, timeZone: string): number {
+  const key = `${timeZone}@${Math.floor(instant.getTime() / QUARTER_HOUR_MS)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    if (offsets.size > 50_000) offsets.clear();
+    offset = offsetAt(instant, timeZone);
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+/** The wall clock of `instant` in `timeZone`. */
+export function wallClock(instant: Date, timeZone: string): WallClock {
+  const offsetMinutes = cachedOffset(instant, timeZone);
+  const shifted = new Date(instant.getTime() + offsetMinutes * 60_000);
   return {
-    year: parts.year,
-    month: parts.month,
-    day: parts.day,
-    hour: parts.hour,
-    minute: parts.minute,
-    second: parts.second,
-    millisecond,
-    offsetMinutes: Math.round((asUtc - instant.getTime()) / 60_000),
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+    second: shifted.getUTCSeconds(),
+    millisecond: shifted.getUTCMilliseconds(),
+    offsetMinutes,
   };
 }
 

@@ -31,12 +31,15 @@ export class VehicleRegistry implements OnApplicationBootstrap {
   ) {}
 
   async register(input: NewVehicle): Promise<RegisteredVehicle> {
-    if (!/^\d{8,20}$/.test(input.imei)) throw ApiException.invalidInput(`imei: "${input.imei}" is not 8 to 20 digits`);
+    if (!/^\d{8,20}$/.test(input.imei))
+      throw ApiException.invalidInput(`imei: "${input.imei}" is not 8 to 20 digits`);
     return this.dataSource.transaction(async (manager) => {
       if (await manager.existsBy(Vehicle, { imei: input.imei })) {
         throw ApiException.invalidInput(`imei: ${input.imei} is already registered`);
       }
-      const vehicle = await manager.save(manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null }));
+      const vehicle = await manager.save(
+        manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null }),
+      );
       await this.replaceCompanies(manager, vehicle.id, input.companyIds);
       return this.announce(manager, vehicle.id);
     });
@@ -45,10 +48,17 @@ export class VehicleRegistry implements OnApplicationBootstrap {
   /** Replaces the vehicle's company mappings. */
   async mapToCompanies(vehicleId: number, companyIds: number[]): Promise<RegisteredVehicle> {
     return this.dataSource.transaction(async (manager) => {
-      const vehicle = await manager.findOne(Vehicle, { where: { id: vehicleId }, lock: { mode: 'pessimistic_write' } });
+      const vehicle = await manager.findOne(Vehicle, {
+        where: { id: vehicleId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} does not exist.`);
       await this.replaceCompanies(manager, vehicleId, companyIds);
-      await manager.update(Vehicle, { id: vehicleId }, { version: vehicle.version + 1, updatedAt: new Date() });
+      await manager.update(
+        Vehicle,
+        { id: vehicleId },
+        { version: vehicle.version + 1, updatedAt: new Date() },
+      );
       return this.announce(manager, vehicleId);
     });
   }
@@ -72,10 +82,18 @@ export class VehicleRegistry implements OnApplicationBootstrap {
     });
   }
 
-  private async replaceCompanies(manager: EntityManager, vehicleId: number, companyIds: number[]): Promise<void> {
+  private async replaceCompanies(
+    manager: EntityManager,
+    vehicleId: number,
+    companyIds: number[],
+  ): Promise<void> {
     await manager.delete(VehicleCompany, { vehicleId });
     const unique = [...new Set(companyIds)];
-    if (unique.length) await manager.insert(VehicleCompany, unique.map((companyId) => ({ vehicleId, companyId })));
+    if (unique.length)
+      await manager.insert(
+        VehicleCompany,
+        unique.map((companyId) => ({ vehicleId, companyId })),
+      );
   }
 
   private async announce(manager: EntityManager, vehicleId: number): Promise<RegisteredVehicle> {
@@ -88,7 +106,10 @@ export class VehicleRegistry implements OnApplicationBootstrap {
   }
 
   private toRegistered(vehicle: Vehicle, mappings: VehicleCompany[]): RegisteredVehicle {
-    const companyIds = mappings.filter((m) => m.vehicleId === vehicle.id).map((m) => m.companyId).sort((a, b) => a - b);
+    const companyIds = mappings
+      .filter((m) => m.vehicleId === vehicle.id)
+      .map((m) => m.companyId)
+      .sort((a, b) => a - b);
     return { id: vehicle.id, name: vehicle.name, imei: vehicle.imei, vin: vehicle.vin, companyIds };
   }
 
