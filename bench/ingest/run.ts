@@ -1,0 +1,285 @@
+/**
+ * bench/ingest: end-to-end ingestion in the distributed mode (telemetry-ingest and query-api as
+ * separate processes, real Kafka, real PostgreSQL) with 1,000 simulated vehicles.
+ *
+ *   1. batch endpoint: closed-loop batches of 500 positions; accepted/s, and end to end (accepted until
+ *      stored in history and last position);
+ *   2. single OsmAnd GET reports: requests/s, and end to end;
+ *   3. paced at 5,000 positions/s: delay from acceptance (the 200) until the position is visible in
+ *      the query projections, p50/p99;
+ *   and each service's peak resident memory over the run.
+ *
+ * Usage: npm run bench:ingest [-- --seconds 20]. Prints one JSON document on stdout.
+ */
+import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
+import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { KafkaEventPublisher } from '@fleet/platform';
+import { Kafka, logLevel } from 'kafkajs';
+import { Pool } from 'pg';
+import { closedLoop, HttpClient } from '../common/http-load';
+import {
+  createBenchDatabase,
+  ensureKafka,
+  log,
+  percentile,
+  round,
+  ServiceProcess,
+  sleep,
+} from '../common/infra';
+
+const VEHICLES = 1_000;
+const BATCH_SIZE = 500;
+const TARGET = {
+  batchPositionsPerSecond: 10_000,
+  singleRequestsPerSecond: 3_000,
+  p99DelayMs: 1_000,
+  peakRssMb: 250,
+};
+
+const argument = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const SECONDS = argument('seconds', 20);
+
+const imeiOf = (index: number) => `35${String(index).padStart(13, '0')}`;
+
+async function main(): Promise<void> {
+  const kafka = ensureKafka();
+  const database = await createBenchDatabase();
+  const namespace = `bench-${randomUUID().slice(0, 8)}`;
+  const env = {
+    DATABASE_URL: database.url,
+    KAFKA_BROKERS: kafka.brokers,
+    KAFKA_NAMESPACE: namespace,
+    AUTH_JWT_SECRET: randomUUID() + randomUUID(),
+    RATE_LIMIT_STORE: 'memory',
+    GEOCODER_PROVIDER: 'none',
+  };
+  const services: ServiceProcess[] = [];
+  const pool = new Pool({ connectionString: database.url, max: 2 });
+  const producer = new Kafka({
+    clientId: 'bench',
+    brokers: kafka.brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).producer({
+    idempotent: true,
+  });
+  try {
+    services.push(await ServiceProcess.start('telemetry-ingest', env));
+    services.push(await ServiceProcess.start('query-api', env));
+    const [ingest] = services;
+
+    // The bench plays the vehicle registry: 1,000 vehicles on the snapshot topic.
+    await producer.connect();
+    const registry = new KafkaEventPublisher(producer, namespace);
+    const snapshots: VehicleSnapshotV1[] = Array.from({ length: VEHICLES }, (_, index) => ({
+      vehicleId: index + 1,
+      name: `Bench ${index + 1}`,
+      imei: imeiOf(index + 1),
+      vin: null,
+      companyIds: [1],
+      deleted: false,
+      version: 1,
+      updatedAt: new Date().toISOString(),
+    }));
+    await registry.publish(
+      Topics.vehicleSnapshots,
+      snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
+    );
+    const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
+    while ((await count('SELECT count(*) AS n FROM ingest.device_sessions')) < VEHICLES) await sleep(200);
+    log(`${VEHICLES} vehicles registered`);
+
+    // Every vehicle's fixes advance one second at a time, so each is new to history.
+    const clock = new Array<number>(VEHICLES + 1).fill(Math.floor(Date.now() / 1000) - 6 * 3600);
+    let nextVehicle = 0;
+    const nextFix = () => {
+      const vehicle = (nextVehicle++ % VEHICLES) + 1;
+      const t = ++clock[vehicle];
+      return {
+        vehicle,
+        t,
+        lat: 52.3 + (vehicle % 100) / 200 + (t % 600) / 60_000,
+        lon: 13.1 + Math.floor(vehicle / 100) / 20,
+      };
+    };
+    const stored = () => count('SELECT count(*) AS n FROM query.positions');
+    const waitStored = async (expected: number, since: number) => {
+      for (;;) {
+        const n = await stored();
+        if (n >= expected) return (performance.now() - since) / 1000;
+        if (performance.now() - since > 300_000) throw new Error(`only ${n} of ${expected} positions stored`);
+        await sleep(100);
+      }
+    };
+
+    // 1. Batches.
+    const batchClient = new HttpClient(ingest.baseUrl, 8);
+    const batchBody = () =>
+      JSON.stringify({
+        positions: Array.from({ length: BATCH_SIZE }, () => {
+          const fix = nextFix();
+          return {
+            deviceId: imeiOf(fix.vehicle),
+            timestamp: new Date(fix.t * 1000).toISOString(),
+            lat: fix.lat,
+            lon: fix.lon,
+            speedKmh: 42,
+            course: 90,
+            ignition: true,
+            satellites: 9,
+          };
+        }),
+      });
+    log(`phase 1: batches of ${BATCH_SIZE} for ${SECONDS} s`);
+    let storedBefore = await stored();
+    let started = performance.now();
+    const batches = await closedLoop(8, SECONDS * 1000, async () => {
+      const response = await batchClient.send('POST', '/ingest/v1/positions', batchBody(), {
+        'content-type': 'application/json',
+      });
+      return response.status;
+    });
+    const batchAccepted = batches.ok * BATCH_SIZE;
+    const batchEndToEndS = await waitStored(storedBefore + batchAccepted, started);
+    batchClient.close();
+
+    // 2. Single OsmAnd reports.
+    const deviceClient = new HttpClient(ingest.deviceUrl, 64);
+    log(`phase 2: single OsmAnd reports for ${SECONDS} s`);
+    storedBefore = await stored();
+    started = performance.now();
+    const singles = await closedLoop(64, SECONDS * 1000, async () => {
+      const fix = nextFix();
+      const response = await deviceClient.send(
+        'GET',
+        `/?id=${imeiOf(fix.vehicle)}&timestamp=${fix.t}&lat=${fix.lat}&lon=${fix.lon}&speed=22.7&bearing=90&ignition=true&sat=9`,
+      );
+      return response.status;
+    });
+    const singlesEndToEndS = await waitStored(storedBefore + singles.ok, started);
+    deviceClient.close();
+
+    // 3. Paced at 5,000 positions/s (50 batches of 100 a second): acceptance-to-visibility delay.
+    log(`phase 3: 5,000 positions/s for ${SECONDS} s, measuring the delay to visibility`);
+    const pacedClient = new HttpClient(ingest.baseUrl, 32);
+    const outstanding = new Map<number, { acceptedAt: number; vehicles: number[]; t: number[] }>();
+    const delays: number[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling || outstanding.size) {
+        const rows: { vehicle_id: number; t: number }[] = (
+          await pool.query(
+            'SELECT vehicle_id, extract(epoch FROM fix_time)::bigint AS t FROM query.last_positions',
+          )
+        ).rows;
+        const now = performance.now();
+        const latest = new Map(rows.map((row) => [row.vehicle_id, Number(row.t)]));
+        for (const [id, batch] of outstanding) {
+          if (batch.vehicles.every((vehicle, i) => (latest.get(vehicle) ?? 0) >= batch.t[i])) {
+            delays.push(now - batch.acceptedAt);
+            outstanding.delete(id);
+          }
+        }
+        await sleep(10);
+      }
+    })();
+    const paced: Promise<void>[] = [];
+    let pacedFailed = 0;
+    const pacedStart = performance.now();
+    for (let tick = 0; tick < SECONDS * 50; tick++) {
+      const due = pacedStart + tick * 20;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const fixes = Array.from({ length: 100 }, nextFix);
+      const body = JSON.stringify({
+        positions: fixes.map((fix) => ({
+          deviceId: imeiOf(fix.vehicle),
+          timestamp: new Date(fix.t * 1000).toISOString(),
+          lat: fix.lat,
+          lon: fix.lon,
+          speedKmh: 42,
+        })),
+      });
+      paced.push(
+        pacedClient
+          .send('POST', '/ingest/v1/positions', body, { 'content-type': 'application/json' })
+          .then((response) => {
+            if (response.status !== 200) pacedFailed++;
+            else
+              outstanding.set(tick, {
+                acceptedAt: performance.now(),
+                vehicles: fixes.map((f) => f.vehicle),
+                t: fixes.map((f) => f.t),
+              });
+          }),
+      );
+    }
+    await Promise.all(paced);
+    const pacedSeconds = (performance.now() - pacedStart) / 1000;
+    polling = false;
+    await Promise.race([poller, sleep(60_000)]);
+    pacedClient.close();
+    delays.sort((a, b) => a - b);
+
+    const memory = Object.fromEntries(services.map((service) => [service.app, service.peakRssMb()]));
+    const result = {
+      bench: 'ingest',
+      machine: { cpus: cpus().length, node: process.version },
+      config: {
+        vehicles: VEHICLES,
+        batchSize: BATCH_SIZE,
+        seconds: SECONDS,
+        transport: 'kafka',
+        services: Object.keys(memory),
+      },
+      batch: {
+        accepted: batchAccepted,
+        acceptedPerSecond: Math.round(batchAccepted / batches.seconds),
+        endToEndPerSecond: Math.round(batchAccepted / batchEndToEndS),
+        requestLatencyMs: batches.latencyMs,
+        failedRequests: batches.failed,
+      },
+      singleOsmAnd: {
+        accepted: singles.ok,
+        requestsPerSecond: Math.round(singles.ok / singles.seconds),
+        endToEndPerSecond: Math.round(singles.ok / singlesEndToEndS),
+        requestLatencyMs: singles.latencyMs,
+        failedRequests: singles.failed,
+      },
+      pacedVisibility: {
+        offeredPerSecond: 5_000,
+        achievedPerSecond: Math.round(((SECONDS * 50 - pacedFailed) * 100) / pacedSeconds),
+        batchesMeasured: delays.length,
+        failedBatches: pacedFailed,
+        delayMs: {
+          p50: round(percentile(delays, 50)),
+          p99: round(percentile(delays, 99)),
+          max: round(delays[delays.length - 1] ?? 0),
+        },
+      },
+      peakRssMb: memory,
+      targets: TARGET,
+      meetsTargets: {
+        batch: Math.round(batchAccepted / batchEndToEndS) >= TARGET.batchPositionsPerSecond,
+        singleOsmAnd: Math.round(singles.ok / singles.seconds) >= TARGET.singleRequestsPerSecond,
+        p99Delay: percentile(delays, 99) <= TARGET.p99DelayMs,
+        memory: Object.values(memory).every((mb) => mb <= TARGET.peakRssMb),
+      },
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+    await pool.end();
+    await Promise.all(services.map((service) => service.stop()));
+    await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
+    kafka.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+/**
+ * The "bare" comparison of bench/query: node:http and a pg pool running the very same SQL as
+ * query-api (its PositionReader, fed a pool instead of TypeORM), with no framework, no token check,
+ * no rate limit and no record mapping. Run as its own process by run.ts.
+ */
+import { createServer } from 'node:http';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { PositionReader } from '../../libs/services/query-api/src/positions/position-reader';
+
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DB_POOL_SIZE ?? 10),
+});
+const reader = new PositionReader({
+  query: async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows,
+} as unknown as DataSource);
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://bare');
+  const number = (name: string, fallback: number) => Number(url.searchParams.get(name) ?? fallback);
+  const page = number('page', 1);
+  const pageSize = number('pageSize', 50);
+  const slice = { limit: pageSize, offset: (page - 1) * pageSize };
+  const company = number('company', 1);
+  const work =
+    url.pathname === '/last-position'
+      ? reader.companyLastPositions(company, null, slice)
+      : url.pathname === '/nearest'
+        ? reader.companyNearest(
+            company,
+            null,
+            { lat: number('lat', 0), lng: number('lng', 0) },
+            { num: url.searchParams.has('num') ? number('num', 0) : undefined },
+            slice,
+          )
+        : Promise.reject(new Error('no such route'));
+  work.then(
+    (result) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ items: result.rows, totalResults: result.total }));
+    },
+    (error: Error) => {
+      response.writeHead(500);
+      response.end(error.message);
+    },
+  );
+});
+
+server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write('[bare] listening\n'));
+process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

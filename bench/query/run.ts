@@ -1,0 +1,259 @@
+/**
+ * bench/query: the two hottest read routes of query-api in the distributed mode (its own process,
+ * real Kafka for the company projection, real PostgreSQL, Redis-backed rate limits raised for the
+ * run so that the limiter runs but never refuses), each beside a bare node:http + pg server that runs
+ * the same SQL, in the same run:
+ *   - last position of a company with 1,000 vehicles, page size 50;
+ *   - nearest 10 vehicles of a company with 100,000 vehicles, from random points.
+ *
+ * Usage: npm run bench:query [-- --seconds 10 --concurrency 16]. Prints one JSON document on stdout.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { CompanySnapshotV1, Topics } from '@fleet/contracts';
+import { KafkaEventPublisher } from '@fleet/platform';
+import { sign } from 'jsonwebtoken';
+import { Kafka, logLevel } from 'kafkajs';
+import { Pool } from 'pg';
+import { closedLoop, HttpClient, LoadResult } from '../common/http-load';
+import {
+  createBenchDatabase,
+  ensureKafka,
+  freePort,
+  log,
+  repoRoot,
+  round,
+  ServiceProcess,
+  sleep,
+} from '../common/infra';
+
+const argument = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const SECONDS = argument('seconds', 10);
+const CONCURRENCY = argument('concurrency', 16);
+const TARGET = { throughputRatio: 0.6, p99Ms: 50 };
+const SMALL_FLEET = { companyId: 1, vehicles: 1_000 };
+const LARGE_FLEET = { companyId: 2, vehicles: 100_000 };
+
+function company(companyId: number): CompanySnapshotV1 {
+  return {
+    companyId,
+    name: `Bench ${companyId}`,
+    parentId: null,
+    status: 'active',
+    timeZone: 'Europe/Berlin',
+    dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
+    showCommands: false,
+    version: 1,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+/** Vehicles with ids from `first`, mapped to `companyId`, each with a last position somewhere in Europe. */
+async function seedFleet(pool: Pool, companyId: number, first: number, count: number): Promise<void> {
+  await pool.query(
+    `INSERT INTO query.vehicles (id, name, imei, vin)
+       SELECT g, 'Vehicle ' || g, '35' || lpad(g::text, 13, '0'), NULL FROM generate_series($1::int, $2::int) g`,
+    [first, first + count - 1],
+  );
+  await pool.query(
+    `INSERT INTO query.vehicle_companies (vehicle_id, company_id) SELECT g, $3 FROM generate_series($1::int, $2::int) g`,
+    [first, first + count - 1, companyId],
+  );
+  await pool.query(
+    `INSERT INTO query.last_positions
+       (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion)
+     SELECT g, now() - interval '1 minute', gen_random_uuid(), now(), now(),
+            36 + random() * 20, -8 + random() * 36, random() * 90, (random() * 359)::int, random() < 0.5,
+            '{"satellites": 9, "odometerM": 123456}'::jsonb, '{}'::jsonb
+       FROM generate_series($1::int, $2::int) g`,
+    [first, first + count - 1],
+  );
+}
+
+async function main(): Promise<void> {
+  const kafka = ensureKafka();
+  const database = await createBenchDatabase();
+  const namespace = `bench-${randomUUID().slice(0, 8)}`;
+  const secret = randomUUID() + randomUUID();
+  const env = {
+    DATABASE_URL: database.url,
+    KAFKA_BROKERS: kafka.brokers,
+    KAFKA_NAMESPACE: namespace,
+    AUTH_JWT_SECRET: secret,
+    RATE_LIMIT_STORE: 'redis',
+    RATE_LIMIT_DEFAULT: 'second=1000000',
+    RATE_LIMIT_KEY_PREFIX: `${namespace}:rl:`,
+    GEOCODER_PROVIDER: 'offline',
+  };
+  const pool = new Pool({ connectionString: database.url, max: 2 });
+  const producer = new Kafka({
+    clientId: 'bench',
+    brokers: kafka.brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).producer({
+    idempotent: true,
+  });
+  let queryApi: ServiceProcess | undefined;
+  let bare: ReturnType<typeof spawn> | undefined;
+  try {
+    queryApi = await ServiceProcess.start('query-api', env);
+    await producer.connect();
+    await new KafkaEventPublisher(producer, namespace).publish(
+      Topics.companySnapshots,
+      [company(SMALL_FLEET.companyId), company(LARGE_FLEET.companyId)].map((payload) => ({
+        key: String(payload.companyId),
+        payload,
+      })),
+    );
+    log('seeding 101,000 vehicles with last positions');
+    await seedFleet(pool, SMALL_FLEET.companyId, 1, SMALL_FLEET.vehicles);
+    await seedFleet(pool, LARGE_FLEET.companyId, 10_001, LARGE_FLEET.vehicles);
+    await pool.query('ANALYZE query.vehicles; ANALYZE query.vehicle_companies; ANALYZE query.last_positions');
+
+    const barePort = await freePort();
+    bare = spawn(
+      process.execPath,
+      [
+        '-r',
+        'ts-node/register',
+        '-r',
+        join(repoRoot, 'scripts/runtime-aliases.cjs'),
+        join(__dirname, 'bare-server.ts'),
+      ],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          TS_NODE_TRANSPILE_ONLY: '1',
+          DATABASE_URL: database.url,
+          PORT: String(barePort),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    const token = sign(
+      { sub: 'apikey:1', UserId: '0', CompanyId: String(SMALL_FLEET.companyId), TimeZone: 'Europe/Berlin' },
+      secret,
+      { algorithm: 'HS256', expiresIn: 3600 },
+    );
+    const largeToken = sign(
+      { sub: 'apikey:2', UserId: '0', CompanyId: String(LARGE_FLEET.companyId), TimeZone: 'Europe/Berlin' },
+      secret,
+      { algorithm: 'HS256', expiresIn: 3600 },
+    );
+    const service = new HttpClient(queryApi.baseUrl, CONCURRENCY);
+    const bareClient = new HttpClient(`http://127.0.0.1:${barePort}`, CONCURRENCY);
+    // Both sides answer before measuring (the company projection has arrived, the bare server listens).
+    for (;;) {
+      const probe = await service
+        .send('GET', `/v2/api/companies/${LARGE_FLEET.companyId}/vehicles/nearest?num=1`, undefined, {
+          authorization: `Bearer ${largeToken}`,
+        })
+        .catch(() => ({ status: 0 }));
+      const bareProbe = await bareClient.send('GET', '/last-position').catch(() => ({ status: 0 }));
+      if (probe.status === 200 && bareProbe.status === 200) break;
+      await sleep(250);
+    }
+
+    const randomPoint = () =>
+      `lat=${round(36 + Math.random() * 20, 4)}&lng=${round(-8 + Math.random() * 36, 4)}`;
+    const lastPositionPage = () => 1 + Math.floor(Math.random() * 20);
+    const scenarios: Record<string, { run: () => Promise<number> }> = {
+      lastPosition: {
+        run: async () =>
+          (
+            await service.send(
+              'GET',
+              `/v2/api/companies/1/vehicles/last-position?page=${lastPositionPage()}&pageSize=50`,
+              undefined,
+              {
+                authorization: `Bearer ${token}`,
+              },
+            )
+          ).status,
+      },
+      lastPositionBare: {
+        run: async () =>
+          (await bareClient.send('GET', `/last-position?company=1&page=${lastPositionPage()}&pageSize=50`))
+            .status,
+      },
+      nearest: {
+        run: async () =>
+          (
+            await service.send(
+              'GET',
+              `/v2/api/companies/2/vehicles/nearest?${randomPoint()}&num=10&pageSize=10`,
+              undefined,
+              {
+                authorization: `Bearer ${largeToken}`,
+              },
+            )
+          ).status,
+      },
+      nearestBare: {
+        run: async () =>
+          (await bareClient.send('GET', `/nearest?company=2&${randomPoint()}&num=10&pageSize=10`)).status,
+      },
+    };
+    const results: Record<string, LoadResult> = {};
+    for (const [name, scenario] of Object.entries(scenarios)) {
+      log(`${name}: warm-up, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
+      await closedLoop(CONCURRENCY, 2_000, scenario.run);
+      results[name] = await closedLoop(CONCURRENCY, SECONDS * 1000, scenario.run);
+    }
+    service.close();
+    bareClient.close();
+
+    const compare = (name: string) => {
+      const measured = results[name];
+      const baseline = results[`${name}Bare`];
+      const ratio = round(measured.perSecond / baseline.perSecond, 2);
+      return {
+        service: {
+          perSecond: measured.perSecond,
+          latencyMs: measured.latencyMs,
+          failed: measured.failed,
+          statuses: measured.statuses,
+        },
+        bare: { perSecond: baseline.perSecond, latencyMs: baseline.latencyMs, failed: baseline.failed },
+        throughputRatio: ratio,
+        meetsTargets:
+          ratio >= TARGET.throughputRatio && measured.latencyMs.p99 <= TARGET.p99Ms && measured.failed === 0,
+      };
+    };
+    const result = {
+      bench: 'query',
+      machine: { cpus: cpus().length, node: process.version },
+      config: {
+        seconds: SECONDS,
+        concurrency: CONCURRENCY,
+        rateLimit: env.RATE_LIMIT_DEFAULT,
+        rateLimitStore: 'redis',
+        lastPosition: `company of ${SMALL_FLEET.vehicles} vehicles, random page of 50`,
+        nearest: `company of ${LARGE_FLEET.vehicles} vehicles, num=10, random point`,
+      },
+      lastPosition: compare('lastPosition'),
+      nearest: compare('nearest'),
+      peakRssMb: { 'query-api': queryApi.peakRssMb() },
+      targets: TARGET,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    bare?.kill('SIGTERM');
+    await producer.disconnect().catch(() => undefined);
+    await pool.end();
+    await queryApi?.stop();
+    await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
+    kafka.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
