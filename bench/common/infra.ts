@@ -89,21 +89,24 @@ export class ServiceProcess {
     private readonly child: ChildProcess,
   ) {}
 
-  static async start(app: string, env: Record<string, string>): Promise<ServiceProcess> {
+  /** `script`: a TypeScript entry point of the bench itself, run with ts-node instead of `dist/apps/<app>`. */
+  static async start(app: string, env: Record<string, string>, script?: string): Promise<ServiceProcess> {
     const [port, devicePort] = [await freePort(), await freePort()];
     const child = spawn(
       process.execPath,
       [
         // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=.data/profiles" to profile the services
         ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        ...(script ? ['-r', 'ts-node/register'] : []),
         '-r',
         join(repoRoot, 'scripts/runtime-aliases.cjs'),
-        join(repoRoot, `dist/apps/${app}/src/main.js`),
+        script ?? join(repoRoot, `dist/apps/${app}/src/main.js`),
       ],
       {
         cwd: repoRoot,
         env: {
           ...process.env,
+          TS_NODE_TRANSPILE_ONLY: '1',
           LOG_LEVEL: 'warn',
           ...env,
           HTTP_PORT: String(port),

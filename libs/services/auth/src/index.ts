@@ -5,4 +5,6 @@ export { ApiKeysService, CreatedApiKey, NewApiKey } from './api-keys/api-keys.se
 export { UsersService } from './users/users.service';
 export { CompaniesService, NewCompany } from './companies/companies.service';
 export { utcOffsetOf } from './companies/company-list';
+/** For bench/auth, which serves the same handler without the request pipeline. */
+export { CompaniesController } from './companies/companies.controller';
 export { createAuthAdmin } from './admin/auth-admin';
