@@ -10,8 +10,6 @@ export interface FleetConfig extends ServiceConfig {
   authService: AuthServiceConfig;
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
-  /** Drive a few demo vehicles through the OsmAnd port (FLEET_SIMULATOR=false turns it off). */
-  runSimulator: boolean;
   /** Where the embedded app keeps its data, secrets and the demo credentials file. */
   dataDir: string;
   /** Create the demo tenant on the first start (FLEET_DEMO=false turns it off). */
@@ -37,7 +35,6 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     authService: readAuthServiceConfig(env),
     ingest: readTelemetryIngestConfig(env),
     queryApi: readQueryApiConfig(env),
-    runSimulator: env.bool('FLEET_SIMULATOR', true),
     dataDir,
     seedDemoTenant: env.bool('FLEET_DEMO', true),
     embeddedDatabase: externalDatabase
