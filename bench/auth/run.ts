@@ -13,14 +13,10 @@ import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { dataSourceOptions } from '@fleet/platform';
 import { DataSource } from 'typeorm';
 import { closedLoop, HttpClient, LoadResult } from '../common/http-load';
-import { createBenchDatabase, log, round, ServiceProcess, sleep } from '../common/infra';
+import { createBenchDatabase, log, round, ServiceProcess, sleep, numberFlag } from '../common/infra';
 
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const SECONDS = argument('seconds', 10);
-const CONCURRENCY = argument('concurrency', 8);
+const SECONDS = numberFlag('seconds', 10);
+const CONCURRENCY = numberFlag('concurrency', 8);
 const TARGET_RATIO = 0.7;
 
 async function main(): Promise<void> {

@@ -163,3 +163,9 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const round = (value: number, decimals = 1) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+/** A numeric `--name value` flag of the bench command line. */
+export function numberFlag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}

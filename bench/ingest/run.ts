@@ -26,6 +26,7 @@ import {
   round,
   ServiceProcess,
   sleep,
+  numberFlag,
 } from '../common/infra';
 
 const VEHICLES = 1_000;
@@ -37,11 +38,7 @@ const TARGET = {
   peakRssMb: 250,
 };
 
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const SECONDS = argument('seconds', 20);
+const SECONDS = numberFlag('seconds', 20);
 
 const imeiOf = (index: number) => `35${String(index).padStart(13, '0')}`;
 

@@ -27,14 +27,11 @@ import {
   round,
   ServiceProcess,
   sleep,
+  numberFlag,
 } from '../common/infra';
 
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const SECONDS = argument('seconds', 10);
-const CONCURRENCY = argument('concurrency', 16);
+const SECONDS = numberFlag('seconds', 10);
+const CONCURRENCY = numberFlag('concurrency', 16);
 const TARGET = { throughputRatio: 0.6, p99Ms: 50 };
 const SMALL_FLEET = { companyId: 1, vehicles: 1_000 };
 const LARGE_FLEET = { companyId: 2, vehicles: 100_000 };

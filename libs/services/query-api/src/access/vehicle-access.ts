@@ -1,6 +1,8 @@
 import { ApiException } from '@fleet/errors';
 import { CompanyDirectory, Principal } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
+import { PositionReader } from '../positions/position-reader';
+import { VehicleIdentity } from '../records/position-view';
 
 /**
  * Which companies and vehicles a token reaches. A token reaches its own company and every company
@@ -9,7 +11,21 @@ import { Injectable } from '@nestjs/common';
  */
 @Injectable()
 export class VehicleAccess {
-  constructor(private readonly companies: CompanyDirectory) {}
+  constructor(
+    private readonly companies: CompanyDirectory,
+    private readonly reader: PositionReader,
+  ) {}
+
+  /** The vehicle of a vehicle route, or 404 when it does not exist or the token may not see it. */
+  async visibleVehicle(principal: Principal, vehicleId: number): Promise<VehicleIdentity> {
+    const vehicle = await this.reader.visibleVehicle(
+      vehicleId,
+      this.companiesOf(principal),
+      this.allowlistOf(principal),
+    );
+    if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} was not found.`);
+    return vehicle;
+  }
 
   /** The `{id}` company of a company route, or 404 when it does not exist or is out of the token's reach. */
   reachableCompany(principal: Principal, companyId: number): number {

@@ -114,7 +114,7 @@ export class LegacyPositionsController {
     @CurrentPrincipal() principal: Principal,
     @Query() { id }: LegacyVehicleQuery,
   ): Promise<LegacyPositionV1> {
-    await this.visibleVehicle(principal, id);
+    await this.access.visibleVehicle(principal, id);
     const stored = await this.reader.lastPosition(id);
     if (!stored) throw ApiException.notFound(`Vehicle ${id} has not reported a position yet.`);
     const [view] = await this.views.ofLastPositions([stored]);
@@ -131,7 +131,7 @@ export class LegacyPositionsController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: LegacyRangeQuery,
   ): Promise<LegacyPositionV1[]> {
-    await this.visibleVehicle(principal, query.id);
+    await this.access.visibleVehicle(principal, query.id);
     const range = legacyRangeOf(query.from, query.to, 'UTC');
     const { rows } = await this.reader.history(query.id, range.from, range.to, ALL);
     const context = this.views.contextOf(principal);
@@ -209,7 +209,7 @@ export class LegacyPositionsController {
     @CurrentPrincipal() principal: Principal,
     @Query() { id }: LegacyVehicleQuery,
   ): Promise<LegacyLastTimeOnline> {
-    await this.visibleVehicle(principal, id);
+    await this.access.visibleVehicle(principal, id);
     const stored = await this.reader.lastPosition(id);
     if (!stored) throw ApiException.notFound(`Vehicle ${id} has not been online yet.`);
     return lastTimeOnlineOf(stored, Date.now());
@@ -255,14 +255,5 @@ export class LegacyPositionsController {
         realDistance: rows[index].realDistance,
       })),
     };
-  }
-
-  private async visibleVehicle(principal: Principal, vehicleId: number): Promise<void> {
-    const vehicle = await this.reader.visibleVehicle(
-      vehicleId,
-      this.access.companiesOf(principal),
-      this.access.allowlistOf(principal),
-    );
-    if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} was not found.`);
   }
 }

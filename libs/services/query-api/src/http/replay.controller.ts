@@ -1,5 +1,4 @@
 import { Actions } from '@fleet/contracts';
-import { ApiException } from '@fleet/errors';
 import {
   ApiAuthenticated,
   ApiErrors,
@@ -15,7 +14,6 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/c
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { VehicleAccess } from '../access/vehicle-access';
 import { AddressResolver } from '../geocoding/address-resolver';
-import { PositionReader } from '../positions/position-reader';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { TripReader } from '../trips/trip-reader';
 import { toTripV1, toTripV2, TripContext, TripRecordV1, TripRecordV2 } from '../trips/trip-records';
@@ -31,7 +29,6 @@ import { legacyRangeOf, timeRangeOf } from './time-range';
 export class ReplayController {
   constructor(
     private readonly access: VehicleAccess,
-    private readonly positions: PositionReader,
     private readonly trips: TripReader,
     private readonly addresses: AddressResolver,
     @Inject(QUERY_API_CONFIG) private readonly config: QueryApiConfig,
@@ -49,7 +46,7 @@ export class ReplayController {
     @Param() { id }: IdParam,
     @Query() query: TimeRangeQuery,
   ): Promise<Page<TripRecordV2>> {
-    await this.visibleVehicle(principal, id);
+    await this.access.visibleVehicle(principal, id);
     const range = timeRangeOf(query.from, query.to);
     const { rows, total } = await this.trips.trips(id, range.from, range.to, sliceOf(query));
     const context = this.contextOf(principal);
@@ -87,7 +84,7 @@ export class ReplayController {
     query: LegacyRangeQuery,
     zone: string,
   ): Promise<TripRecordV1[]> {
-    await this.visibleVehicle(principal, query.id);
+    await this.access.visibleVehicle(principal, query.id);
     const range = legacyRangeOf(query.from, query.to, zone);
     const { rows } = await this.trips.trips(query.id, range.from, range.to, {
       limit: LEGACY_LIST_LIMIT,
@@ -103,14 +100,5 @@ export class ReplayController {
       staticMapUrlTemplate: this.config.trips.staticMapUrlTemplate,
       addressOf: (lat, lng) => this.addresses.addressOf(lat, lng),
     };
-  }
-
-  private async visibleVehicle(principal: Principal, vehicleId: number): Promise<void> {
-    const vehicle = await this.positions.visibleVehicle(
-      vehicleId,
-      this.access.companiesOf(principal),
-      this.access.allowlistOf(principal),
-    );
-    if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} was not found.`);
   }
 }

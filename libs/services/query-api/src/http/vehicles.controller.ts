@@ -104,7 +104,7 @@ export class VehiclesController {
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: IdParam,
   ): Promise<VehiclePositionV2> {
-    await this.visibleVehicle(principal, id);
+    await this.access.visibleVehicle(principal, id);
     const stored = await this.reader.lastPosition(id);
     if (!stored) throw ApiException.notFound(`Vehicle ${id} has not reported a position yet.`);
     const [view] = await this.views.ofLastPositions([stored]);
@@ -122,7 +122,7 @@ export class VehiclesController {
     @Param() { id }: IdParam,
     @Query() query: TimeRangeQuery,
   ): Promise<Page<VehiclePositionV2>> {
-    await this.visibleVehicle(principal, id);
+    await this.access.visibleVehicle(principal, id);
     const range = timeRangeOf(query.from, query.to);
     const { rows, total } = await this.reader.history(id, range.from, range.to, sliceOf(query));
     const context = this.views.contextOf(principal);
@@ -142,7 +142,7 @@ export class VehiclesController {
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: IdParam,
   ): Promise<LastTimeOnlineItem> {
-    const vehicle = await this.visibleVehicle(principal, id);
+    const vehicle = await this.access.visibleVehicle(principal, id);
     const stored = await this.reader.lastPosition(id);
     if (!stored) throw ApiException.notFound(`Vehicle ${id} has not been online yet.`);
     return {
@@ -169,15 +169,5 @@ export class VehiclesController {
     );
     if (!rows.length) throw ApiException.notFound(`No vehicle has the IMEI ${imei}.`);
     return rows.map((vehicle) => ({ vehicleId: vehicle.id, vehicleName: vehicle.name }));
-  }
-
-  private async visibleVehicle(principal: Principal, vehicleId: number): Promise<VehicleIdentity> {
-    const vehicle = await this.reader.visibleVehicle(
-      vehicleId,
-      this.access.companiesOf(principal),
-      this.access.allowlistOf(principal),
-    );
-    if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} was not found.`);
-    return vehicle;
   }
 }

@@ -1,11 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoDuration } from '../motion';
 import { networkCoverage, satelliteCoverage } from './coverage';
-import { PositionView, ViewContext } from './position-view';
+import { PositionView, roundOrNull, ViewContext } from './position-view';
 import { formatDotNet, userTimeWithOffset, utcWithZ } from './zoned-time';
-
-const round = (value: number | undefined | null, decimals: number): number | null =>
-  value === undefined || value === null ? null : Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /**
  * Legacy position record of the V1 interface: PascalCase with the spec's spellings (`UserTimeFormated`,
@@ -65,13 +62,13 @@ export function toPositionV1(view: PositionView, context: ViewContext): LegacyPo
     UserTimeFormated: formatDotNet(view.fixTime, zone, context.dateFormat),
     Lat: view.lat,
     Lng: view.lng,
-    Speed: round(view.speedKmh ?? 0, 1)!,
+    Speed: roundOrNull(view.speedKmh ?? 0, 1)!,
     Course: view.course ?? 0,
     Ignition: view.ignition,
-    Odometer: round(readings.odometerM !== undefined ? readings.odometerM / 1000 : null, 3),
-    Voltage: round(readings.powerV, 2),
+    Odometer: roundOrNull(readings.odometerM !== undefined ? readings.odometerM / 1000 : null, 3),
+    Voltage: roundOrNull(readings.powerV, 2),
     Fatigue: isoDuration(Math.round(motion.fatigueS)),
-    EngineHours: round(readings.engineHours, 2),
+    EngineHours: roundOrNull(readings.engineHours, 2),
     SatSignal: satelliteCoverage(readings.satellites),
     Satellites: readings.satellites ?? null,
     ConnectionStrengh: networkCoverage(readings.signal),
@@ -89,7 +86,7 @@ export function toPositionV1(view: PositionView, context: ViewContext): LegacyPo
       : null,
     DrivingTime: Math.round(motion.drivingTimeS),
     Driver: readings.driver ?? null,
-    FuelLevel: round(readings.fuelLevel, 1),
+    FuelLevel: roundOrNull(readings.fuelLevel, 1),
     DTC: readings.dtcCodes?.length ? readings.dtcCodes.join(',') : null,
     IsDoorLocked: readings.doorLocked ?? null,
     Address: view.address,

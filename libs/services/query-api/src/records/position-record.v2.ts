@@ -1,11 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { dotNetTimeSpan } from '../motion';
 import { networkCoverage, satelliteCoverage } from './coverage';
-import { PositionView, ViewContext } from './position-view';
+import { PositionView, roundOrNull, ViewContext } from './position-view';
 import { formatDotNet, userTimeWithoutOffset, utcWithoutOffset } from './zoned-time';
-
-const round = (value: number | undefined | null, decimals: number): number | null =>
-  value === undefined || value === null ? null : Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /** Vehicle position record of the V2 interface (spec, camelCase). Units: docs/telemetry.md. */
 export class VehiclePositionV2 {
@@ -73,13 +70,13 @@ export function toPositionV2(view: PositionView, context: ViewContext): VehicleP
     userTimeFormatted: formatDotNet(view.fixTime, zone, context.dateFormat),
     lat: view.lat,
     lng: view.lng,
-    speed: round(view.speedKmh ?? 0, 1)!,
+    speed: roundOrNull(view.speedKmh ?? 0, 1)!,
     course: view.course ?? 0,
     ignition: view.ignition,
-    odometer: round(readings.odometerM !== undefined ? readings.odometerM / 1000 : null, 3),
-    voltage: round(readings.powerV, 2),
+    odometer: roundOrNull(readings.odometerM !== undefined ? readings.odometerM / 1000 : null, 3),
+    voltage: roundOrNull(readings.powerV, 2),
     fatigue: dotNetTimeSpan(Math.round(motion.fatigueS)),
-    engineHours: round(readings.engineHours, 2),
+    engineHours: roundOrNull(readings.engineHours, 2),
     satelliteCoverage: satelliteCoverage(readings.satellites),
     satelliteCoverageRawValue: readings.satellites ?? null,
     networkCoverage: networkCoverage(readings.signal),
@@ -99,12 +96,12 @@ export function toPositionV2(view: PositionView, context: ViewContext): VehicleP
       ? formatDotNet(motion.lastMovementTime, zone, context.dateFormat)
       : null,
     drivingTime: Math.round(motion.drivingTimeS),
-    fuelLevel: round(readings.fuelLevel, 1),
-    fuelVolume: round(readings.fuelVolumeL, 1),
-    batteryLevel: round(readings.batteryLevel, 1),
-    chargerPower: round(readings.chargerPowerKw, 2),
-    chargingEnergy: round(readings.chargingEnergyKwh, 2),
-    batteryRange: round(readings.batteryRangeKm, 1),
+    fuelLevel: roundOrNull(readings.fuelLevel, 1),
+    fuelVolume: roundOrNull(readings.fuelVolumeL, 1),
+    batteryLevel: roundOrNull(readings.batteryLevel, 1),
+    chargerPower: roundOrNull(readings.chargerPowerKw, 2),
+    chargingEnergy: roundOrNull(readings.chargingEnergyKwh, 2),
+    batteryRange: roundOrNull(readings.batteryRangeKm, 1),
     isDoorLocked: readings.doorLocked ?? null,
     address: view.address,
     engineEnabled: readings.engineEnabled ?? null,

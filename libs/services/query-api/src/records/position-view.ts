@@ -46,3 +46,7 @@ export interface ViewContext {
 }
 
 export const DEFAULT_DATE_FORMAT = 'dd/MM/yyyy HH:mm:ss';
+
+/** `value` rounded to `decimals`, or null when absent. */
+export const roundOrNull = (value: number | undefined | null, decimals: number): number | null =>
+  value === undefined || value === null ? null : Math.round(value * 10 ** decimals) / 10 ** decimals;
