@@ -1,0 +1,137 @@
+import { FleetSimulator } from './fleet-simulator';
+import { SendOutcome } from './osmand-sender';
+import { SimulatedReport } from './simulated-vehicle';
+
+const IMEIS = ['350000000000001', '350000000000002', '350000000000003'];
+
+/** A device port that answers after a tick and records what it saw. */
+function fakePort(answer: (report: SimulatedReport, attempt: number) => number) {
+  const received: SimulatedReport[] = [];
+  const inFlight = new Map<string, number>();
+  const attempts = new Map<string, number>();
+  let maxInFlightPerVehicle = 0;
+  const send = async (report: SimulatedReport): Promise<SendOutcome> => {
+    const current = (inFlight.get(report.imei) ?? 0) + 1;
+    inFlight.set(report.imei, current);
+    maxInFlightPerVehicle = Math.max(maxInFlightPerVehicle, current);
+    await new Promise((resolve) => setImmediate(resolve));
+    inFlight.set(report.imei, current - 1);
+    const key = `${report.imei}@${report.time}`;
+    const attempt = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, attempt);
+    received.push(report);
+    const status = answer(report, attempt);
+    return { status, body: status === 200 ? '' : `status ${status}` };
+  };
+  return { send, received, maxInFlight: () => maxInFlightPerVehicle };
+}
+
+describe('FleetSimulator', () => {
+  const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+  it('with history reports the last duration up to now without waiting, every interval, one report in flight per vehicle', async () => {
+    const port = fakePort(() => 200);
+    const simulator = new FleetSimulator({
+      imeis: IMEIS,
+      intervalSeconds: 10,
+      durationSeconds: 600,
+      historySeconds: 600,
+      send: port.send,
+      clock: () => now,
+    });
+    const stats = await simulator.run();
+    expect(port.maxInFlight()).toBe(1);
+    for (const imei of IMEIS) {
+      const times = port.received.filter((report) => report.imei === imei).map((report) => report.time);
+      expect(times.length).toBeGreaterThanOrEqual(60);
+      expect(times[0]).toBeGreaterThanOrEqual(now - 600_000);
+      expect(times[times.length - 1]).toBeLessThanOrEqual(now);
+      for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(10_000);
+    }
+    expect(stats).toMatchObject({ vehicles: 3, rejected: 0, failed: 0, retries: 0 });
+    expect(stats.accepted).toBe(port.received.length);
+    expect(stats.reports).toBe(port.received.length);
+  });
+
+  it('sends a report again after a 503 or no answer, and counts a 4xx as rejected without retrying', async () => {
+    const port = fakePort((report, attempt) => {
+      if (report.imei === IMEIS[0]) return attempt < 3 ? 503 : 200;
+      if (report.imei === IMEIS[1]) return 400;
+      return attempt === 1 ? 0 : 200;
+    });
+    const simulator = new FleetSimulator({
+      imeis: IMEIS,
+      intervalSeconds: 60,
+      durationSeconds: 300,
+      historySeconds: 300,
+      send: port.send,
+      retry: { attempts: 5, delayMs: 0 },
+      clock: () => now,
+    });
+    const stats = await simulator.run();
+    const reportsOf = (imei: string) =>
+      new Set(port.received.filter((report) => report.imei === imei).map((report) => report.time)).size;
+    const [first, second, third] = IMEIS.map(reportsOf);
+    expect(stats.reports).toBe(first + second + third);
+    expect(stats.accepted).toBe(first + third);
+    expect(stats.rejected).toBe(second);
+    // Two 503s before each of the first vehicle's reports got through, one silence for the third's.
+    expect(stats.retries).toBe(2 * first + third);
+    expect(port.received).toHaveLength(3 * first + second + 2 * third);
+    expect(stats.failed).toBe(0);
+    expect(stats.problems).toEqual({ '400: status 400': second });
+  });
+
+  it('gives up on a report after the last attempt and goes on with the next', async () => {
+    const port = fakePort(() => 503);
+    const stats = await new FleetSimulator({
+      imeis: IMEIS.slice(0, 1),
+      intervalSeconds: 60,
+      durationSeconds: 120,
+      historySeconds: 120,
+      send: port.send,
+      retry: { attempts: 2, delayMs: 0 },
+      clock: () => now,
+    }).run();
+    expect(stats.failed).toBe(stats.reports);
+    expect(port.received).toHaveLength(2 * stats.reports);
+  });
+
+  it('in real time stops when asked, with nothing left in flight', async () => {
+    const port = fakePort(() => 200);
+    const simulator = new FleetSimulator({ imeis: IMEIS, intervalSeconds: 1, send: port.send });
+    const running = simulator.run();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    simulator.stop();
+    const stats = await running;
+    expect(stats.accepted).toBeGreaterThanOrEqual(3);
+    expect(stats.accepted).toBe(port.received.length);
+    for (const report of port.received) expect(report.time).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('goes on in real time after its history, without a gap or a jump', async () => {
+    const port = fakePort(() => 200);
+    const simulator = new FleetSimulator({
+      imeis: IMEIS.slice(0, 1),
+      intervalSeconds: 1,
+      historySeconds: 30,
+      send: port.send,
+    });
+    const running = simulator.run();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    simulator.stop();
+    await running;
+    const times = port.received.map((report) => report.time);
+    expect(times.length).toBeGreaterThanOrEqual(31);
+    expect(times[times.length - 1]).toBeGreaterThan(times[0] + 30_000);
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(1_000);
+  });
+
+  it('refuses an interval below a second and a negative history', () => {
+    const send = fakePort(() => 200).send;
+    expect(() => new FleetSimulator({ imeis: IMEIS, intervalSeconds: 0.5, send })).toThrow(/at least 1/);
+    expect(() => new FleetSimulator({ imeis: IMEIS, intervalSeconds: 5, historySeconds: -1, send })).toThrow(
+      /negative/,
+    );
+  });
+});

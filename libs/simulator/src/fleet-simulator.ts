@@ -1,0 +1,207 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { ReportSender } from './osmand-sender';
+import { hashText, Random } from './random';
+import { RoadNetwork } from './road-network';
+import { SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
+
+export interface FleetSimulatorOptions {
+  /** The trackers to simulate; each must be registered for its reports to be accepted. */
+  imeis: readonly string[];
+  /** Seconds between two reports of one vehicle (at least 1: fix times are whole seconds). */
+  intervalSeconds: number;
+  /** Simulated seconds to run; absent: until stop(). */
+  durationSeconds?: number;
+  /** Same seed, same fleet: start points, routes and traits. */
+  seed?: number;
+  /**
+   * Start this many seconds in the past and report that stretch without waiting, as fast as the device
+   * port accepts it, then go on in real time (history for a demo or a benchmark; fix times are never in
+   * the future). `npm run simulate -- --fast --duration S` is history S with duration S.
+   */
+  historySeconds?: number;
+  network?: RoadNetwork;
+  send: ReportSender;
+  /** Sending the same report again after a 5xx or no answer, as a tracker does. */
+  retry?: { attempts: number; delayMs: number };
+  clock?: () => number;
+}
+
+export interface SimulationStats {
+  vehicles: number;
+  /** Reports made (each counted once, however often it was sent). */
+  reports: number;
+  accepted: number;
+  /** Refused with a 4xx: retrying would not help. */
+  rejected: number;
+  /** Not accepted after every retry (5xx or no answer). */
+  failed: number;
+  retries: number;
+  /** Rejection and failure texts, counted (the first 20 distinct ones). */
+  problems: Record<string, number>;
+  simulatedSeconds: number;
+  wallSeconds: number;
+  acceptedPerSecond: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  maxSpeedKmh: number;
+  /** Reports above 90 km/h. */
+  speedingReports: number;
+  areasVisited: string[];
+}
+
+const LATENCY_SAMPLES = 20_000;
+
+/**
+ * Drives a fleet of simulated trackers. Each vehicle has at most one report in flight and sends the
+ * next only after the last one was answered, like a tracker on a mobile connection; a report that gets
+ * a 5xx or no answer is sent again, a 4xx is counted and dropped.
+ */
+export class FleetSimulator {
+  private readonly vehicles: SimulatedVehicle[];
+  private readonly network: RoadNetwork;
+  private readonly clock: () => number;
+  private readonly abort = new AbortController();
+  private readonly counts = {
+    reports: 0,
+    accepted: 0,
+    rejected: 0,
+    failed: 0,
+    retries: 0,
+    maxSpeedKmh: 0,
+    speedingReports: 0,
+  };
+  private readonly problems = new Map<string, number>();
+  private readonly latencies: number[] = [];
+  private readonly areasVisited = new Set<string>();
+  private readonly random: Random;
+  private startedAt = 0;
+  private simulatedFrom = 0;
+  private simulatedTo = 0;
+
+  constructor(private readonly options: FleetSimulatorOptions) {
+    if (!(options.intervalSeconds >= 1)) throw new Error('intervalSeconds must be at least 1');
+    if (!((options.historySeconds ?? 0) >= 0)) throw new Error('historySeconds must not be negative');
+    this.clock = options.clock ?? Date.now;
+    this.network = options.network ?? new RoadNetwork();
+    this.random = new Random(options.seed ?? 1);
+    const start = this.startTime();
+    this.vehicles = options.imeis.map(
+      (imei, index) =>
+        new SimulatedVehicle(imei, this.network, this.random.fork(hashText(imei)), start, index + 1),
+    );
+  }
+
+  /** Runs until the duration is over or stop() is called; resolves with the final figures. */
+  async run(): Promise<SimulationStats> {
+    this.startedAt = this.clock();
+    this.simulatedFrom = this.startTime();
+    this.simulatedTo = this.simulatedFrom;
+    await Promise.all(this.vehicles.map((vehicle) => this.drive(vehicle)));
+    return this.stats();
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  stats(): SimulationStats {
+    const wallSeconds = this.startedAt ? (this.clock() - this.startedAt) / 1000 : 0;
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const at = (q: number) =>
+      sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0;
+    return {
+      vehicles: this.vehicles.length,
+      ...this.counts,
+      problems: Object.fromEntries(this.problems),
+      simulatedSeconds: Math.round((this.simulatedTo - this.simulatedFrom) / 1000),
+      wallSeconds: Math.round(wallSeconds * 10) / 10,
+      acceptedPerSecond: wallSeconds > 0 ? Math.round(this.counts.accepted / wallSeconds) : 0,
+      latencyMs: { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 },
+      areasVisited: [...this.areasVisited].sort(),
+    };
+  }
+
+  private startTime(): number {
+    return Math.floor((this.clock() - (this.options.historySeconds ?? 0) * 1000) / 1000) * 1000;
+  }
+
+  private async drive(vehicle: SimulatedVehicle): Promise<void> {
+    const interval = this.options.intervalSeconds * 1000;
+    const end = this.options.durationSeconds
+      ? this.simulatedFrom + this.options.durationSeconds * 1000
+      : Infinity;
+    // Trackers do not report in step: each starts at its own point of the interval.
+    const offset = Math.floor(this.random.between(0, this.options.intervalSeconds)) * 1000;
+    const liveFrom = this.startedAt;
+    let time = this.simulatedFrom + offset;
+    while (!this.abort.signal.aborted && time <= end) {
+      if (time > liveFrom) {
+        // Real time: wait for the report's moment (history is sent without waiting).
+        const wait = time - this.clock();
+        if (wait > 0 && !(await this.pause(wait))) return;
+      }
+      const report = vehicle.advanceTo(time);
+      this.observe(report);
+      await this.deliver(report);
+      this.simulatedTo = Math.max(this.simulatedTo, time);
+      const next = time + interval;
+      // After a slow answer in real time the next report is made at once, for the present moment.
+      time = next > liveFrom ? Math.max(next, Math.floor(this.clock() / 1000) * 1000) : next;
+    }
+  }
+
+  private observe(report: SimulatedReport): void {
+    this.counts.reports += 1;
+    this.counts.maxSpeedKmh = Math.max(this.counts.maxSpeedKmh, report.speedKmh);
+    if (report.speedKmh > 90) this.counts.speedingReports += 1;
+    for (const area of this.network.areasAt(report)) this.areasVisited.add(area.name);
+  }
+
+  private async deliver(report: SimulatedReport): Promise<void> {
+    const retry = this.options.retry ?? { attempts: 5, delayMs: 1000 };
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      const outcome = await this.options.send(report);
+      this.recordLatency(performance.now() - started);
+      if (outcome.status >= 200 && outcome.status < 300) {
+        this.counts.accepted += 1;
+        return;
+      }
+      const problem = `${outcome.status || 'no answer'}: ${outcome.body.trim().slice(0, 120)}`;
+      if (outcome.status >= 400 && outcome.status < 500) {
+        this.counts.rejected += 1;
+        this.countProblem(problem);
+        return;
+      }
+      if (attempt >= retry.attempts || !(await this.pause(retry.delayMs))) {
+        this.counts.failed += 1;
+        this.countProblem(problem);
+        return;
+      }
+      this.counts.retries += 1;
+    }
+  }
+
+  private recordLatency(ms: number): void {
+    const rounded = Math.round(ms * 10) / 10;
+    if (this.latencies.length < LATENCY_SAMPLES) this.latencies.push(rounded);
+    else this.latencies[Math.floor(Math.random() * LATENCY_SAMPLES)] = rounded;
+  }
+
+  private countProblem(problem: string): void {
+    if (this.problems.has(problem) || this.problems.size < 20) {
+      this.problems.set(problem, (this.problems.get(problem) ?? 0) + 1);
+    }
+  }
+
+  /** Waits, or returns false at once when the simulation is stopped. */
+  private async pause(ms: number): Promise<boolean> {
+    if (this.abort.signal.aborted) return false;
+    if (ms <= 0) return true;
+    try {
+      await delay(ms, undefined, { signal: this.abort.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

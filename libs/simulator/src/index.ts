@@ -1,0 +1,6 @@
+export * from './fleet-simulator';
+export * from './osmand-query';
+export * from './osmand-sender';
+export * from './random';
+export * from './road-network';
+export * from './simulated-vehicle';

@@ -1,0 +1,39 @@
+import { SimulatedReport } from './simulated-vehicle';
+
+const KMH_PER_KNOT = 1.852;
+
+/**
+ * The OsmAnd query string of a report, as a hardware tracker sends it: speed in knots, time in Unix
+ * seconds, booleans as true/false (field meanings and units: docs/osmand.md).
+ */
+export function toOsmAndQuery(report: SimulatedReport): string {
+  const fields: [string, string | number | boolean | undefined][] = [
+    ['id', report.imei],
+    ['timestamp', Math.floor(report.time / 1000)],
+    ['lat', report.lat],
+    ['lon', report.lng],
+    ['speed', Number((report.speedKmh / KMH_PER_KNOT).toFixed(2))],
+    ['bearing', report.course],
+    ['altitude', report.altitudeM],
+    ['accuracy', report.accuracyM],
+    ['hdop', report.hdop],
+    ['sat', report.satellites],
+    ['rssi', report.signal],
+    ['batt', report.batteryLevel],
+    ['charge', report.charging],
+    ['ignition', report.ignition],
+    ['motion', report.motion],
+    ['odometer', report.odometerM],
+    ['hours', report.engineHours],
+    ['power', report.powerV],
+    ['fuel', report.fuelLevel],
+    ['lock', report.doorLocked],
+    ['engine', report.engineEnabled],
+    ['driver', report.driver],
+    ['dtcs', report.dtcCodes?.join(',')],
+  ];
+  return fields
+    .filter((field): field is [string, string | number | boolean] => field[1] !== undefined)
+    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+    .join('&');
+}

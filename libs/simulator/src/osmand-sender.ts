@@ -1,0 +1,54 @@
+import { Agent, request } from 'node:http';
+import { toOsmAndQuery } from './osmand-query';
+import { SimulatedReport } from './simulated-vehicle';
+
+/** How the device port answered: an HTTP status, or 0 when no answer came (connection refused, timeout). */
+export interface SendOutcome {
+  status: number;
+  body: string;
+}
+
+export type ReportSender = (report: SimulatedReport) => Promise<SendOutcome>;
+
+export interface OsmAndSender {
+  send: ReportSender;
+  close(): void;
+}
+
+/**
+ * Sends reports as OsmAnd GET requests over a pool of keep-alive connections (trackers each hold
+ * their own; a pool keeps a thousand simulated ones from opening a thousand sockets).
+ */
+export function osmandHttpSender(
+  baseUrl: string,
+  options: { connections?: number; timeoutMs?: number } = {},
+): OsmAndSender {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:') throw new Error(`the OsmAnd URL must be http://, got ${baseUrl}`);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 64 });
+  const path = url.pathname === '' ? '/' : url.pathname;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const send: ReportSender = (report) =>
+    new Promise<SendOutcome>((resolve) => {
+      const req = request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port || 80,
+          path: `${path}?${toOsmAndQuery(report)}`,
+          timeout: timeoutMs,
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          res.on('error', (error) => resolve({ status: 0, body: error.message }));
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      req.on('error', (error) => resolve({ status: 0, body: error.message }));
+      req.end();
+    });
+  return { send, close: () => agent.destroy() };
+}
