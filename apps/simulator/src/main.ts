@@ -1,0 +1,40 @@
+import { FleetSimulator, osmandHttpSender } from '@fleet/simulator';
+import { readSimulatorOptions, UsageError, USAGE } from './simulator-options';
+
+/** `npm run simulate`: a simulated fleet reporting to a running platform's OsmAnd port. */
+async function main(): Promise<void> {
+  const options = readSimulatorOptions(process.argv.slice(2));
+  const sender = osmandHttpSender(options.url, { connections: options.connections });
+  const simulator = new FleetSimulator({
+    ...options,
+    historySeconds: options.fast ? options.durationSeconds : 0,
+    send: sender.send,
+  });
+  process.once('SIGINT', () => simulator.stop());
+  process.once('SIGTERM', () => simulator.stop());
+  process.stderr.write(
+    `simulating ${options.imeis.length} vehicles against ${options.url}, a report every ${options.intervalSeconds} s` +
+      `${options.fast ? ` (fast, the last ${options.durationSeconds} s)` : ''}\n`,
+  );
+  const progress = setInterval(() => {
+    const { reports, accepted, rejected, failed, simulatedSeconds, acceptedPerSecond } = simulator.stats();
+    process.stderr.write(
+      `${JSON.stringify({ reports, accepted, rejected, failed, simulatedSeconds, acceptedPerSecond })}\n`,
+    );
+  }, 10_000);
+  const stats = await simulator.run();
+  clearInterval(progress);
+  sender.close();
+  process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+  // Nothing accepted is a failure a script should notice (wrong URL, unregistered IMEIs).
+  if (stats.accepted === 0 && stats.reports > 0) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+    process.stderr.write(`${error.message ? `${error.message}\n\n` : ''}${USAGE}\n`);
+    process.exit(64);
+  }
+  process.stderr.write(`simulator failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Fleet simulator: drives simulated trackers through the OsmAnd device port.
+npm run simulate -- [options]
+
+  --url URL             OsmAnd port (default: the credentials file's, else http://localhost:5055)
+  --credentials FILE    demo credentials of \`npm start\` (default .data/demo-credentials.json)
+  --vehicles N          how many vehicles (default: every vehicle of the credentials file)
+  --imei-prefix DIGITS  simulate IMEIs <prefix><index> padded to 15 digits (index 1..N) instead of
+                        the credentials file's; they must be registered (npm run admin -- vehicles:register)
+  --interval S          seconds between two reports of one vehicle (default 5, at least 1)
+  --duration S          stop after S simulated seconds (default: run until Ctrl-C)
+  --fast                simulate the last --duration seconds up to now without waiting (history)
+  --seed N              same seed, same fleet (default 1)
+  --connections N       HTTP connections to the port (default 64)
+
+Prints a progress line to stderr every 10 s and the final figures as JSON to stdout.`;
+
+export class UsageError extends Error {}
+
+export interface SimulatorOptions {
+  url: string;
+  imeis: string[];
+  intervalSeconds: number;
+  durationSeconds?: number;
+  fast: boolean;
+  seed: number;
+  connections: number;
+}
+
+interface CredentialsFile {
+  ingest?: { osmand?: string };
+  vehicles?: { imei: string }[];
+}
+
+function positiveNumber(value: string | undefined, name: string, minimum: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || parsed < minimum) {
+    throw new UsageError(`--${name} must be a number of at least ${minimum}, got "${value}"`);
+  }
+  return parsed;
+}
+
+/** Reads the command line; throws UsageError with a message a user can act on. */
+export function readSimulatorOptions(argv: string[]): SimulatorOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      credentials: { type: 'string', default: '.data/demo-credentials.json' },
+      vehicles: { type: 'string' },
+      'imei-prefix': { type: 'string' },
+      interval: { type: 'string', default: '5' },
+      duration: { type: 'string' },
+      fast: { type: 'boolean', default: false },
+      seed: { type: 'string', default: '1' },
+      connections: { type: 'string', default: '64' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) throw new UsageError('');
+  const count = positiveNumber(values.vehicles, 'vehicles', 1);
+  if (count !== undefined && !Number.isInteger(count))
+    throw new UsageError('--vehicles must be a whole number');
+  const prefix = values['imei-prefix'];
+  let credentials: CredentialsFile | undefined;
+  if (existsSync(values.credentials)) {
+    credentials = JSON.parse(readFileSync(values.credentials, 'utf8')) as CredentialsFile;
+  }
+  let imeis: string[];
+  if (prefix !== undefined) {
+    if (!/^\d{1,14}$/.test(prefix)) throw new UsageError('--imei-prefix must be 1 to 14 digits');
+    const total = count ?? 100;
+    const digits = 15 - prefix.length;
+    if (String(total).length > digits)
+      throw new UsageError(`--imei-prefix leaves room for ${digits} digits only`);
+    imeis = Array.from({ length: total }, (_, i) => `${prefix}${String(i + 1).padStart(digits, '0')}`);
+  } else {
+    const known = credentials?.vehicles?.map((vehicle) => vehicle.imei) ?? [];
+    if (known.length === 0) {
+      throw new UsageError(
+        `no vehicles: ${values.credentials} lists none (start the platform with \`npm start\` first), or use --imei-prefix`,
+      );
+    }
+    imeis = known.slice(0, count ?? known.length);
+  }
+  const durationSeconds = positiveNumber(values.duration, 'duration', 1);
+  if (values.fast && durationSeconds === undefined) throw new UsageError('--fast needs --duration');
+  return {
+    url: values.url ?? credentials?.ingest?.osmand ?? 'http://localhost:5055',
+    imeis,
+    intervalSeconds: positiveNumber(values.interval, 'interval', 1)!,
+    durationSeconds,
+    fast: values.fast,
+    seed: positiveNumber(values.seed, 'seed', 0)!,
+    connections: positiveNumber(values.connections, 'connections', 1)!,
+  };
+}
