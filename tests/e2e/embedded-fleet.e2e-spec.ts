@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppProcess, freePort } from '@fleet/testing';
+import { AppProcess, freePort, waitFor } from '@fleet/testing';
 
 function postgresRunning(dataDir: string): boolean {
   return existsSync(join(dataDir, 'postgres', 'postmaster.pid'));
@@ -97,6 +97,64 @@ describe('the embedded fleet app', () => {
     expect(userToken.status).toBe(200);
   }
 
+  interface LastPosition {
+    deviceId: number;
+    utcTime: string;
+    lat: number;
+    lng: number;
+  }
+
+  /** The demo fleet drives at once: every vehicle of the top company reports, and they move. */
+  async function expectDemoFleetMoving(baseUrl: string): Promise<void> {
+    const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const top = credentials.companies[0];
+    const issued = await fetch(`${baseUrl}/v2/api/authentication/token/api-key`, {
+      method: 'POST',
+      body: new URLSearchParams({ apiKey: top.apiKey }),
+    });
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    const get = async <T>(path: string): Promise<T> =>
+      (await (
+        await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as T;
+    const mapped: { id: number }[] = credentials.vehicles.filter((vehicle: { companyIds: number[] }) =>
+      vehicle.companyIds.includes(top.id),
+    );
+    const lastPositions = async () =>
+      (await get<{ items: LastPosition[] }>(`/v2/api/companies/${top.id}/vehicles/last-position`)).items;
+
+    // First the two hours of history are sent, then the vehicles report live (V2 UTC times carry no offset).
+    const live = (item: LastPosition) => Date.now() - Date.parse(`${item.utcTime}Z`) < 20_000;
+    const first = await waitFor(
+      async () => {
+        const items = await lastPositions();
+        return items.length === mapped.length && items.every(live) ? items : undefined;
+      },
+      {
+        description: 'a live position for every demo vehicle of the top company',
+        timeoutMs: 60_000,
+        intervalMs: 1_000,
+      },
+    );
+    // Positions move on: a later fix for every vehicle, and at least one of them somewhere else.
+    await waitFor(
+      async () => {
+        const now = await lastPositions();
+        const before = (item: LastPosition) => first.find((old) => old.deviceId === item.deviceId)!;
+        const later = now.every((item) => item.utcTime > before(item).utcTime);
+        const moved = now.some((item) => item.lat !== before(item).lat || item.lng !== before(item).lng);
+        return later && moved;
+      },
+      { description: 'demo vehicles reporting and moving', timeoutMs: 60_000, intervalMs: 1_000 },
+    );
+    // The first start filled two hours of history: trips can be replayed at once.
+    let trips = 0;
+    for (const vehicle of mapped) {
+      trips += (await get<{ totalResults: number }>(`/v2/api/replay/${vehicle.id}`)).totalResults;
+    }
+    expect(trips).toBeGreaterThanOrEqual(mapped.length);
+  }
+
   it('starts on a new data directory, stops cleanly, restarts on the same data, and survives SIGKILL', async () => {
     const first = await start();
     expect(first.logs()).toContain('initialising a new PostgreSQL data directory');
@@ -116,6 +174,7 @@ describe('the embedded fleet app', () => {
     });
     expect(postgresRunning(dataDir)).toBe(true);
     await expectDemoTenant(first.baseUrl, first.deviceUrl);
+    await expectDemoFleetMoving(first.baseUrl);
 
     // Ctrl-C: the services close, then PostgreSQL stops; nothing is left running.
     expect(await first.kill('SIGINT')).toBe(0);
@@ -132,5 +191,5 @@ describe('the embedded fleet app', () => {
     expect(third.logs()).toContain('stopping a PostgreSQL left running by an earlier run');
     expect(await third.kill('SIGTERM')).toBe(0);
     expect(postgresRunning(dataDir)).toBe(false);
-  });
+  }, 240_000);
 });

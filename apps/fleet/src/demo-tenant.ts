@@ -51,13 +51,13 @@ const DEMO_VEHICLES: { name: string; companies: string[] }[] = [
 /**
  * Seeds the demo tenant on the first start of a data directory and writes its credentials file. API
  * keys and the user password are stored hashed, so the file is the only place they can be read back:
- * a later start keeps both as they are.
+ * a later start keeps both as they are. Says where the file is, and whether this start created the tenant.
  */
 export async function ensureDemoTenant(
   app: INestApplicationContext,
   dataDir: string,
   urls: { baseUrl: string; osmand: string },
-): Promise<string> {
+): Promise<{ file: string; created: boolean }> {
   const file = join(dataDir, 'demo-credentials.json');
   if (existsSync(file)) {
     const credentials = JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
@@ -68,7 +68,7 @@ export async function ensureDemoTenant(
         mode: 0o600,
       },
     );
-    return file;
+    return { file, created: false };
   }
   const companies = app.get(CompaniesService);
   const apiKeys = app.get(ApiKeysService);
@@ -124,5 +124,5 @@ export async function ensureDemoTenant(
 
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   new Logger('DemoTenant').log({ msg: 'demo tenant created', companies: credentials.companies.length });
-  return file;
+  return { file, created: true };
 }

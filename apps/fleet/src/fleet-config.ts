@@ -14,6 +14,11 @@ export interface FleetConfig extends ServiceConfig {
   dataDir: string;
   /** Create the demo tenant on the first start (FLEET_DEMO=false turns it off). */
   seedDemoTenant: boolean;
+  /**
+   * Simulated trackers for the demo tenant's vehicles (FLEET_SIMULATOR=false turns them off): the first
+   * start also fills the last `historySeconds` so trips exist at once.
+   */
+  demoFleet: { enabled: boolean; intervalSeconds: number; historySeconds: number };
   /** Absent when DATABASE_URL points at an existing PostgreSQL. */
   embeddedDatabase?: { dataDir: string; port: number };
 }
@@ -37,6 +42,11 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     queryApi: readQueryApiConfig(env),
     dataDir,
     seedDemoTenant: env.bool('FLEET_DEMO', true),
+    demoFleet: {
+      enabled: env.bool('FLEET_SIMULATOR', true),
+      intervalSeconds: env.int('FLEET_SIMULATOR_INTERVAL_SECONDS', 5, { min: 1 }),
+      historySeconds: env.int('FLEET_SIMULATOR_HISTORY_SECONDS', 7200, { min: 0 }),
+    },
     embeddedDatabase: externalDatabase
       ? undefined
       : {

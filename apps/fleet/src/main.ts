@@ -8,6 +8,7 @@ import {
   onShutdownSignal,
   startServiceApp,
 } from '@fleet/platform';
+import { DemoFleet, startDemoFleet } from './demo-fleet';
 import { ensureDemoTenant } from './demo-tenant';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
 import { fleetModules } from './fleet-modules';
@@ -18,8 +19,10 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit('fleet', readFleetConfig);
   installJsonLogging(config.service, config.log.level);
   let database: EmbeddedDatabase | undefined;
+  let demoFleet: DemoFleet | undefined;
   let stopApp = async () => undefined as void;
   onShutdownSignal(async () => {
+    await demoFleet?.stop();
     await stopApp();
     await database?.stop();
   });
@@ -36,14 +39,25 @@ async function main(): Promise<void> {
   // The demo tenant exists before the app reports ready: a newcomer's first request finds it.
   await app.init();
   const osmand = `http://${host}:${app.get(DeviceListener).port}`;
-  const credentials = config.seedDemoTenant
+  const demo = config.seedDemoTenant
     ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand })
     : undefined;
   await startServiceApp(app, effective);
+  if (demo && config.demoFleet.enabled) {
+    demoFleet = await startDemoFleet(demo.file, {
+      intervalSeconds: config.demoFleet.intervalSeconds,
+      // History only on the first start: a restart would weave a second past into the stored one.
+      historySeconds: demo.created ? config.demoFleet.historySeconds : 0,
+    });
+  }
   process.stdout.write(
     `\nFleet Telemetry is running at ${baseUrl}  (readiness: /health/ready, Ctrl-C stops it)\n` +
       `Trackers (OsmAnd protocol): ${osmand}\n` +
-      (credentials ? `Demo tenant: API keys and a user in ${credentials}\n\n` : '\n'),
+      (demo ? `Demo tenant: API keys and a user in ${demo.file}\n` : '') +
+      (demoFleet
+        ? `Demo fleet: simulated vehicles report every ${config.demoFleet.intervalSeconds} s (FLEET_SIMULATOR=false turns them off)\n`
+        : '') +
+      '\n',
   );
 }
 
