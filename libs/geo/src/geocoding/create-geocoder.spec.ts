@@ -10,9 +10,10 @@ describe('createGeocoder', () => {
     await expect(geocoder.reverse(52.52, 13.405)).resolves.toBeNull();
   });
 
-  it('builds the offline geocoder without loading its dataset yet', () => {
+  it('builds the offline geocoder, cached, without loading its dataset yet', () => {
     const loading = jest.spyOn(OfflineGeocoder.prototype, 'load');
-    expect(createGeocoder({ provider: 'offline' })).toBeInstanceOf(OfflineGeocoder);
+    expect(createGeocoder({ provider: 'offline' })).toBeInstanceOf(CachedGeocoder);
+    expect(createGeocoder({ provider: 'offline', cacheSize: 0 })).toBeInstanceOf(OfflineGeocoder);
     expect(loading).not.toHaveBeenCalled();
     loading.mockRestore();
   });

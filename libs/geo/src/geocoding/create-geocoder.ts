@@ -12,7 +12,7 @@ export interface GeocoderConfig {
   nominatimUrl?: string;
   /** Required for `nominatim` (its usage policy): name the application and a contact. */
   userAgent?: string;
-  /** Answers cached in front of Nominatim; 0 turns the cache off. Default 10,000. */
+  /** Answers cached in front of the geocoder; 0 turns the cache off. Default 10,000. */
   cacheSize?: number;
   /** Told about failed lookups, for the service's log. */
   onError?: GeocodingErrorHandler;
@@ -26,8 +26,10 @@ export class DisabledGeocoder implements ReverseGeocoder {
 }
 
 /**
- * The geocoder a configuration asks for. Nominatim is wrapped in a CachedGeocoder; the offline
- * geocoder is not, since its lookups take microseconds, about what a cache lookup costs. Throws
+ * The geocoder a configuration asks for, wrapped in a CachedGeocoder. Nominatim needs it most; the
+ * offline geocoder too, since position pages ask for the same parked vehicles' places again and again
+ * (a k-d tree search measured 3.4–4.6 µs, a cache hit 0.6–0.9 µs, and 11 % of a last-position page's
+ * CPU went to the search before the cache). Throws
  * when the configuration is incomplete, so that a service fails at start rather than at its
  * first lookup.
  */
@@ -36,7 +38,7 @@ export function createGeocoder(config: GeocoderConfig): ReverseGeocoder {
     case 'none':
       return new DisabledGeocoder();
     case 'offline':
-      return new OfflineGeocoder({ onError: config.onError });
+      return cached(new OfflineGeocoder({ onError: config.onError }), config.cacheSize);
     case 'nominatim': {
       const problems = [
         ...(config.nominatimUrl ? [] : ['a Nominatim URL (NOMINATIM_URL)']),
@@ -50,8 +52,11 @@ export function createGeocoder(config: GeocoderConfig): ReverseGeocoder {
         userAgent: config.userAgent as string,
         onError: config.onError,
       });
-      const cacheSize = config.cacheSize ?? 10_000;
-      return cacheSize > 0 ? new CachedGeocoder(nominatim, { maxEntries: cacheSize }) : nominatim;
+      return cached(nominatim, config.cacheSize);
     }
   }
+}
+
+function cached(geocoder: ReverseGeocoder, cacheSize = 10_000): ReverseGeocoder {
+  return cacheSize > 0 ? new CachedGeocoder(geocoder, { maxEntries: cacheSize }) : geocoder;
 }
