@@ -11,12 +11,17 @@ const CACHE_LIMIT = 200_000;
 /**
  * Answers "which vehicle is this tracker?" from ingest's projection of the vehicle registry. Answers
  * (unknown ones included) are remembered for a few seconds: a busy device port asks about the same
- * trackers thousands of times a second. A snapshot applied by this replica refreshes its entry at once;
- * other replicas see it within the cache time.
+ * trackers thousands of times a second. An answer past its time is still used once more while one
+ * query in the background refreshes every such IMEI together, so a report never waits for the database
+ * unless its tracker is new to this replica (a thousand trackers cost one query per cache period, not a
+ * thousand). A snapshot applied by this replica refreshes its entry at once; other replicas see it
+ * within the cache time plus one refresh.
  */
 @Injectable()
 export class DeviceDirectory {
   private readonly cache = new Map<string, { vehicleId: number | undefined; expiresAt: number }>();
+  private readonly stale = new Set<string>();
+  private refreshing = false;
 
   constructor(
     @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
@@ -30,22 +35,49 @@ export class DeviceDirectory {
     const missing: string[] = [];
     for (const imei of new Set(imeis)) {
       const cached = this.cache.get(imei);
-      if (cached && cached.expiresAt > now) {
-        if (cached.vehicleId !== undefined) found.set(imei, cached.vehicleId);
-      } else {
+      if (!cached) {
         missing.push(imei);
+        continue;
       }
+      if (cached.vehicleId !== undefined) found.set(imei, cached.vehicleId);
+      if (cached.expiresAt <= now) this.stale.add(imei);
     }
+    if (this.stale.size > 0) this.refreshStale();
     if (missing.length === 0) return found;
     const looked = await this.lookup(missing);
-    const expiresAt = now + this.config.deviceCacheSeconds * 1000;
-    if (this.cache.size + missing.length > CACHE_LIMIT) this.cache.clear();
+    this.remember(missing, looked, now);
     for (const imei of missing) {
       const vehicleId = looked.get(imei);
       if (vehicleId !== undefined) found.set(imei, vehicleId);
-      if (this.config.deviceCacheSeconds > 0) this.cache.set(imei, { vehicleId, expiresAt });
     }
     return found;
+  }
+
+  /** One query at a time for every IMEI whose answer has run out; a failure keeps them for the next try. */
+  private refreshStale(): void {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    const imeis = [...this.stale];
+    this.stale.clear();
+    let failed = false;
+    this.lookup(imeis)
+      .then((looked) => this.remember(imeis, looked, Date.now()))
+      .catch(() => {
+        failed = true;
+        for (const imei of imeis) this.stale.add(imei);
+      })
+      .finally(() => {
+        this.refreshing = false;
+        // What ran out meanwhile goes now; after a failure, at the next report.
+        if (this.stale.size > 0 && !failed) this.refreshStale();
+      });
+  }
+
+  private remember(imeis: readonly string[], looked: Map<string, number>, now: number): void {
+    if (this.config.deviceCacheSeconds <= 0) return;
+    const expiresAt = now + this.config.deviceCacheSeconds * 1000;
+    if (this.cache.size + imeis.length > CACHE_LIMIT) this.cache.clear();
+    for (const imei of imeis) this.cache.set(imei, { vehicleId: looked.get(imei), expiresAt });
   }
 
   private async lookup(unique: readonly string[]): Promise<Map<string, number>> {

@@ -18,21 +18,32 @@ interface Waiting {
 }
 
 /**
- * Publishes position events, coalescing concurrent callers into few broker sends: while the
- * allowed sends are in flight, new events queue, and they leave together in the next one. Each caller
+ * Publishes position events, coalescing concurrent callers into few broker sends. A send starts on the
+ * next turn of the event loop, so every report the device port parsed in this turn goes with it; while
+ * the allowed sends are in flight, new events queue and leave together in the next one. Each caller
  * still resolves only once the broker holds its own events, so a device's 200 keeps meaning "stored".
  */
 @Injectable()
 export class PositionSink {
   private queue: Waiting[] = [];
   private inFlight = 0;
+  private scheduled = false;
 
   constructor(private readonly publisher: EventPublisher) {}
 
   publish(events: PositionReportedV1[]): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ events, resolve, reject });
-      if (this.inFlight < MAX_SENDS_IN_FLIGHT) void this.drain();
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= MAX_SENDS_IN_FLIGHT) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
     });
   }
 
