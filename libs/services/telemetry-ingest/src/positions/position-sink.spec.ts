@@ -1,6 +1,6 @@
 import { PositionReportedV1, TopicSpec } from '@fleet/contracts';
 import { EventPublisher, OutgoingEvent } from '@fleet/platform';
-import { PositionSink } from './position-sink';
+import { MAX_SENDS_IN_FLIGHT, PositionSink } from './position-sink';
 
 /** A broker whose sends complete when the test says so. */
 class ControlledPublisher extends EventPublisher {
@@ -32,20 +32,22 @@ describe('PositionSink', () => {
     await expect(Promise.all(done)).resolves.toHaveLength(3);
   });
 
-  it('resolves a caller only when the send holding its events completes, and never runs more than four', async () => {
+  it('resolves a caller only when the send holding its events completes, and never runs more sends than allowed', async () => {
     const publisher = new ControlledPublisher();
     const sink = new PositionSink(publisher);
     const settled: number[] = [];
-    for (let vehicleId = 1; vehicleId <= 6; vehicleId++) {
+    const allowed = MAX_SENDS_IN_FLIGHT;
+    for (let vehicleId = 1; vehicleId <= allowed + 2; vehicleId++) {
       void sink.publish([event(vehicleId)]).then(() => settled.push(vehicleId));
       await nextTurn();
     }
-    // Four sends in flight; the fifth and sixth reports wait and then leave together.
-    expect(publisher.sends.map((send) => send.vehicleIds)).toEqual([[1], [2], [3], [4]]);
+    // The allowed sends are in flight, one report each; the last two reports wait and then leave together.
+    const first = Array.from({ length: allowed }, (_, index) => [index + 1]);
+    expect(publisher.sends.map((send) => send.vehicleIds)).toEqual(first);
     publisher.sends[1].complete();
     await nextTurn();
     expect(settled).toEqual([2]);
-    expect(publisher.sends.map((send) => send.vehicleIds)).toEqual([[1], [2], [3], [4], [5, 6]]);
+    expect(publisher.sends.map((send) => send.vehicleIds)).toEqual([...first, [allowed + 1, allowed + 2]]);
   });
 
   it('rejects every caller of a failed send, and the next publish still goes out', async () => {

@@ -7,9 +7,11 @@ const MAX_EVENTS_PER_SEND = 2_000;
 /**
  * Broker sends in flight at once. The idempotent producer numbers each partition's messages in the
  * order sends are made and the broker keeps that order (Kafka allows up to 5 in flight with
- * idempotence), so a vehicle's positions stay in acceptance order.
+ * idempotence), so a vehicle's positions stay in acceptance order. Two rather than four: fewer,
+ * larger sends left more CPU for the device port on the 2-core bench machine (single OsmAnd reports,
+ * bench/ingest, four runs each: 2,268-3,470 req/s with two, 1,648-2,468 with four).
  */
-const MAX_SENDS_IN_FLIGHT = 4;
+export const MAX_SENDS_IN_FLIGHT = 2;
 
 interface Waiting {
   events: PositionReportedV1[];
