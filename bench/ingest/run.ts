@@ -12,7 +12,11 @@
  * Before phase 1, `--warmup` seconds (default 10) of batches run unmeasured: the broker's JVM and the
  * services' JIT compilers start cold, and a production system is measured warm.
  *
- * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10]. Prints one JSON document on stdout.
+ * Phase 2 runs `--trackers` connections (default 64), each sending its next report as soon as the last
+ * was answered; more trackers trade latency for throughput (docs/performance.md has a sweep).
+ *
+ * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64]. Prints one JSON document on
+ * stdout.
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -43,6 +47,7 @@ const TARGET = {
 
 const SECONDS = numberFlag('seconds', 20);
 const WARMUP_SECONDS = numberFlag('warmup', 10);
+const TRACKERS = numberFlag('trackers', 64);
 
 const imeiOf = (index: number) => `35${String(index).padStart(13, '0')}`;
 
@@ -155,11 +160,11 @@ async function main(): Promise<void> {
     batchClient.close();
 
     // 2. Single OsmAnd reports.
-    const deviceClient = new HttpClient(ingest.deviceUrl, 64);
+    const deviceClient = new HttpClient(ingest.deviceUrl, TRACKERS);
     log(`phase 2: single OsmAnd reports for ${SECONDS} s`);
     storedBefore = await stored();
     started = performance.now();
-    const singles = await closedLoop(64, SECONDS * 1000, async () => {
+    const singles = await closedLoop(TRACKERS, SECONDS * 1000, async () => {
       const fix = nextFix();
       const response = await deviceClient.send(
         'GET',
@@ -241,6 +246,7 @@ async function main(): Promise<void> {
         batchSize: BATCH_SIZE,
         seconds: SECONDS,
         warmupSeconds: WARMUP_SECONDS,
+        singleReportTrackers: TRACKERS,
         transport: 'kafka',
         services: Object.keys(memory),
       },
