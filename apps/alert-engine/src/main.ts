@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ServiceNames } from '@fleet/contracts';
+import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 import { AlertEngineModule } from '@fleet/alert-engine-service';
 
@@ -7,6 +7,6 @@ const service = ServiceNames.alertEngine;
 
 void runService(
   service,
-  (env) => readServiceConfig(service, env, { httpPort: 3005 }),
+  (env) => readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
   () => [AlertEngineModule],
 );

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { AuthModule, readAuthServiceConfig } from '@fleet/auth-service';
-import { openApiDocument, ServiceNames } from '@fleet/contracts';
+import { defaultHttpPorts, openApiDocument, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 
 const service = ServiceNames.auth;
@@ -8,7 +8,7 @@ const service = ServiceNames.auth;
 void runService(
   service,
   (env) => ({
-    ...readServiceConfig(service, env, { httpPort: 3001 }),
+    ...readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
     authService: readAuthServiceConfig(env),
   }),
   (config) => [AuthModule.forRoot(config.authService)],

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ServiceNames } from '@fleet/contracts';
+import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 import { CommandGatewayModule } from '@fleet/command-gateway-service';
 
@@ -7,6 +7,6 @@ const service = ServiceNames.commandGateway;
 
 void runService(
   service,
-  (env) => readServiceConfig(service, env, { httpPort: 3004 }),
+  (env) => readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
   () => [CommandGatewayModule],
 );

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ServiceNames } from '@fleet/contracts';
+import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 import { QueryApiModule, readQueryApiConfig } from '@fleet/query-api-service';
 
@@ -7,6 +7,9 @@ const service = ServiceNames.queryApi;
 
 void runService(
   service,
-  (env) => ({ ...readServiceConfig(service, env, { httpPort: 3003 }), queryApi: readQueryApiConfig(env) }),
+  (env) => ({
+    ...readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
+    queryApi: readQueryApiConfig(env),
+  }),
   (config) => [QueryApiModule.forRoot(config.queryApi)],
 );

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ServiceNames } from '@fleet/contracts';
+import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 import { readTelemetryIngestConfig, TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
 
@@ -9,7 +9,7 @@ void runService(
   service,
   // The API port serves health and the batch endpoint; trackers talk to the OsmAnd port (5055).
   (env) => ({
-    ...readServiceConfig(service, env, { httpPort: 3002 }),
+    ...readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
     ingest: readTelemetryIngestConfig(env),
   }),
   (config) => [TelemetryIngestModule.forRoot(config.ingest)],

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ServiceNames } from '@fleet/contracts';
+import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
 import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
 
@@ -7,6 +7,6 @@ const service = ServiceNames.webhookDispatcher;
 
 void runService(
   service,
-  (env) => readServiceConfig(service, env, { httpPort: 3006 }),
+  (env) => readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
   () => [WebhookDispatcherModule],
 );

@@ -14,3 +14,19 @@ export const ServiceNames = {
 export type ServiceName = (typeof ServiceNames)[keyof typeof ServiceNames];
 
 export const allServiceNames: readonly ServiceName[] = Object.values(ServiceNames);
+
+/**
+ * Each service's default HTTP port (`HTTP_PORT` overrides it). Distinct, so that the services can run
+ * side by side on one machine; the compose stack and the Kubernetes manifests use the same numbers.
+ */
+export const defaultHttpPorts: Readonly<Record<ServiceName, number>> = {
+  auth: 3001,
+  'telemetry-ingest': 3002,
+  'query-api': 3003,
+  'command-gateway': 3004,
+  'alert-engine': 3005,
+  'webhook-dispatcher': 3006,
+};
+
+/** telemetry-ingest's tracker-facing OsmAnd port (`INGEST_DEVICE_PORT` overrides it). */
+export const defaultDevicePort = 5055;

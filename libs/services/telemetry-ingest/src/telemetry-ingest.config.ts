@@ -1,3 +1,4 @@
+import { defaultDevicePort } from '@fleet/contracts';
 import { EnvReader } from '@fleet/platform';
 
 /** Settings of telemetry-ingest beyond the platform's (README, section Configuration). */
@@ -14,7 +15,10 @@ export const TELEMETRY_INGEST_CONFIG = Symbol('TELEMETRY_INGEST_CONFIG');
 
 export function readTelemetryIngestConfig(env: EnvReader): TelemetryIngestConfig {
   return {
-    device: { host: env.string('INGEST_DEVICE_HOST', '0.0.0.0'), port: env.port('INGEST_DEVICE_PORT', 5055) },
+    device: {
+      host: env.string('INGEST_DEVICE_HOST', '0.0.0.0'),
+      port: env.port('INGEST_DEVICE_PORT', defaultDevicePort),
+    },
     maxFutureSkewSeconds: env.int('INGEST_MAX_FUTURE_SECONDS', 86_400, { min: 0 }),
     deviceCacheSeconds: env.int('INGEST_DEVICE_CACHE_SECONDS', 5, { min: 0, max: 3600 }),
   };
