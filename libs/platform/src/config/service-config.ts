@@ -23,6 +23,8 @@ export interface KafkaConfig {
   clientId: string;
   /** Create missing topics from the contracts catalog at start. */
   provisionTopics: boolean;
+  /** Replicas of each topic that provisioning creates: 1 on a one-broker cluster, usually 3 beyond. */
+  replicationFactor: number;
   /**
    * Optional prefix of every topic and consumer group (`<namespace>.<topic>`), so that several
    * environments (or test runs) can share one cluster without seeing each other's messages.
@@ -165,6 +167,7 @@ export function readServiceConfig(
               brokers: env.list('KAFKA_BROKERS'),
               clientId: env.string('KAFKA_CLIENT_ID', `${service}-${hostname()}`),
               provisionTopics: env.bool('KAFKA_PROVISION_TOPICS', true),
+              replicationFactor: env.int('KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
               namespace: env.optionalString('KAFKA_NAMESPACE'),
               sessionTimeoutMs: env.int('KAFKA_SESSION_TIMEOUT_MS', 10_000, { min: 6_000, max: 300_000 }),
             },

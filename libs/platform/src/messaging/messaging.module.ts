@@ -61,7 +61,10 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
     if (this.config.provisionTopics) {
       const created = await provisionTopics(
         this.admin,
-        topicConfigs(allTopics, { namespace: this.config.namespace }),
+        topicConfigs(allTopics, {
+          namespace: this.config.namespace,
+          replicationFactor: this.config.replicationFactor,
+        }),
       );
       if (created.length > 0) this.logger.log({ msg: 'topics created', topics: created });
     }
