@@ -160,41 +160,53 @@ async function main(): Promise<void> {
     const randomPoint = () =>
       `lat=${round(36 + Math.random() * 20, 4)}&lng=${round(-8 + Math.random() * 36, 4)}`;
     const lastPositionPage = () => 1 + Math.floor(Math.random() * 20);
+    // The size of each scenario's last response body: the service's records are fuller than the bare rows.
+    const responseBytes: Record<string, number> = {};
+    const sized = async (name: string, response: Promise<{ status: number; body: string }>) => {
+      const { status, body } = await response;
+      responseBytes[name] = Buffer.byteLength(body);
+      return status;
+    };
     const scenarios: Record<string, { run: () => Promise<number> }> = {
       lastPosition: {
-        run: async () =>
-          (
-            await service.send(
+        run: () =>
+          sized(
+            'lastPosition',
+            service.send(
               'GET',
               `/v2/api/companies/1/vehicles/last-position?page=${lastPositionPage()}&pageSize=50`,
               undefined,
-              {
-                authorization: `Bearer ${token}`,
-              },
-            )
-          ).status,
+              { authorization: `Bearer ${token}` },
+            ),
+          ),
       },
       lastPositionBare: {
-        run: async () =>
-          (await bareClient.send('GET', `/last-position?company=1&page=${lastPositionPage()}&pageSize=50`))
-            .status,
+        run: () =>
+          sized(
+            'lastPositionBare',
+            bareClient.send('GET', `/last-position?company=1&page=${lastPositionPage()}&pageSize=50`),
+          ),
       },
       nearest: {
-        run: async () =>
-          (
-            await service.send(
+        run: () =>
+          sized(
+            'nearest',
+            service.send(
               'GET',
               `/v2/api/companies/2/vehicles/nearest?${randomPoint()}&num=10&pageSize=10`,
               undefined,
               {
                 authorization: `Bearer ${largeToken}`,
               },
-            )
-          ).status,
+            ),
+          ),
       },
       nearestBare: {
-        run: async () =>
-          (await bareClient.send('GET', `/nearest?company=2&${randomPoint()}&num=10&pageSize=10`)).status,
+        run: () =>
+          sized(
+            'nearestBare',
+            bareClient.send('GET', `/nearest?company=2&${randomPoint()}&num=10&pageSize=10`),
+          ),
       },
     };
     const results: Record<string, LoadResult> = {};
@@ -216,8 +228,14 @@ async function main(): Promise<void> {
           latencyMs: measured.latencyMs,
           failed: measured.failed,
           statuses: measured.statuses,
+          responseBytes: responseBytes[name],
         },
-        bare: { perSecond: baseline.perSecond, latencyMs: baseline.latencyMs, failed: baseline.failed },
+        bare: {
+          perSecond: baseline.perSecond,
+          latencyMs: baseline.latencyMs,
+          failed: baseline.failed,
+          responseBytes: responseBytes[`${name}Bare`],
+        },
         throughputRatio: ratio,
         meetsTargets:
           ratio >= TARGET.throughputRatio && measured.latencyMs.p99 <= TARGET.p99Ms && measured.failed === 0,
