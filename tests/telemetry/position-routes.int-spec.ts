@@ -39,6 +39,8 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
   // The drive: parked 10 min (ignition off), 10 min at 36 km/h due east, parked again. Ends 2 minutes ago.
   const driveEnd = Math.floor(Date.now() / 1000) - 120;
   const driveStart = driveEnd - 30 * 60;
+  /** Reports of the driver's half hour, all stored before the tests run. */
+  let driverReports = 0;
 
   beforeAll(async () => {
     h = await TelemetryHarness.start();
@@ -54,7 +56,6 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
     allowlistToken = await h.token(await h.apiKey(top, { vehicleIds: [ids.driver] }));
     outsiderToken = await h.token(await h.apiKey(outsider));
 
-    let sent = 0;
     for (let t = driveStart; t <= driveEnd;) {
       const minute = (t - driveStart) / 60;
       const driving = minute >= 10 && minute < 20;
@@ -79,10 +80,10 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
         driver: 'D-17',
       });
       expect(report).toEqual({ status: 200, body: '' });
-      sent++;
+      driverReports++;
       t += driving || minute >= 9.9 ? 10 : 60;
     }
-    await h.storedPositions(ids.driver, sent);
+    await h.storedPositions(ids.driver, driverReports);
     for (const [imei, lat, lng] of [
       ['860000000000002', 52.53, 13.41],
       ['860000000000003', 52.6, 13.5],
@@ -146,6 +147,34 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
           code: 'NOT_FOUND',
         });
       }
+    });
+
+    it('give a page past the end no items but the real total, on every paged route', async () => {
+      const from = new Date(driveStart * 1000).toISOString();
+      const to = new Date((driveEnd + 1) * 1000).toISOString();
+      const pastTheEnd = 'page=9&pageSize=50';
+      for (const [url, total] of [
+        [`/v2/api/companies/${top}/vehicles/last-position?${pastTheEnd}`, 2],
+        [`/v2/api/companies/${top}/vehicles/last-time-online?${pastTheEnd}`, 2],
+        [`/v2/api/companies/${top}/vehicles/nearest?lat=52.53&lng=13.41&${pastTheEnd}`, 2],
+        [`/v2/api/vehicles/${ids.driver}/positions?from=${from}&to=${to}&${pastTheEnd}`, driverReports],
+        [`/v2/api/replay/${ids.driver}?from=${from}&to=${to}&${pastTheEnd}`, 1],
+      ] as const) {
+        const body = (await h.get(url, topToken)).json();
+        expect({
+          url,
+          items: body.items,
+          totalResults: body.totalResults,
+          pages: body.numberOfPages,
+        }).toEqual({
+          url,
+          items: [],
+          totalResults: total,
+          pages: 1 + Math.floor((total - 1) / 50),
+        });
+      }
+      const list = (await h.post(`/v2/api/vehicles/list?${pastTheEnd}`, topToken)).json();
+      expect([list.items, list.totalResults]).toEqual([[], 3]);
     });
 
     it('answer 422 naming the value that cannot be parsed', async () => {
@@ -322,7 +351,10 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
         ['2026-03-29T01:30:00', '2026-03-29T03:30:00', '29/03/2026 03:30:00'],
       ]);
       const v1 = (
-        await h.post(`/api/GetPositionData?id=${ids.subOnly}&from=2026-03-29 00:00:00&to=2026-03-29 02:00:00`, subToken)
+        await h.post(
+          `/api/GetPositionData?id=${ids.subOnly}&from=2026-03-29 00:00:00&to=2026-03-29 02:00:00`,
+          subToken,
+        )
       ).json();
       expect(v1.map((item: { UtcTime: string; UserTime: string }) => [item.UtcTime, item.UserTime])).toEqual([
         ['2026-03-29T00:30:00Z', '2026-03-29T01:30:00+01:00'],

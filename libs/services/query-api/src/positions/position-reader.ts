@@ -62,10 +62,24 @@ const toStored = (row: PositionRow): StoredPosition => ({
   motion: row.motion,
 });
 
-const counted = (rows: PositionRow[]): Counted<StoredPosition> => ({
-  rows: rows.map(toStored),
-  total: rows.length ? Number(rows[0].total) : 0,
-});
+/**
+ * A paged query returns its page LEFT JOINed to the count of all matches (`FROM (SELECT count(*) AS
+ * total ...) counted LEFT JOIN LATERAL (SELECT true AS in_page, ... LIMIT OFFSET) page ON true`), so
+ * that a page past the end still carries the total: one row with `in_page` null stands for no rows.
+ * (A `count(*) OVER ()` column would have no row to ride on there, and would report 0.)
+ */
+export function pagedRows<R extends { in_page: boolean | null; total: string | number }>(
+  rows: R[],
+): { rows: R[]; total: number } {
+  return { rows: rows.filter((row) => row.in_page), total: rows.length ? Number(rows[0].total) : 0 };
+}
+
+type PagedRow<R> = R & { in_page: boolean | null };
+
+const counted = (rows: PagedRow<PositionRow>[]): Counted<StoredPosition> => {
+  const page = pagedRows(rows);
+  return { rows: page.rows.map(toStored), total: page.total };
+};
 
 const LAST_POSITION_COLUMNS = `v.id AS vehicle_id, v.name, v.imei, v.vin, lp.fix_time, lp.received_at, lp.last_seen_at,
   lp.lat, lp.lng, lp.speed_kmh, lp.course, lp.ignition, lp.readings, lp.motion`;
@@ -87,7 +101,7 @@ export class PositionReader {
   ): Promise<Counted<StoredPosition>> {
     // The page is cut from the mapping index first, so only its rows are joined; the count probes
     // last positions by primary key. Both stay cheap for large companies.
-    const rows: PositionRow[] = await this.dataSource.query(
+    const rows: PagedRow<PositionRow>[] = await this.dataSource.query(
       // LATERAL ... LIMIT 1 keeps "has reported" a primary-key probe per mapped vehicle (an EXISTS was
       // planned as a scan of every last position).
       `WITH reporting AS (
@@ -95,11 +109,14 @@ export class PositionReader {
           CROSS JOIN LATERAL (SELECT 1 FROM query.last_positions p WHERE p.vehicle_id = vc.vehicle_id LIMIT 1) seen
           WHERE vc.company_id = $1 AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))),
        page AS (SELECT vehicle_id FROM reporting ORDER BY vehicle_id LIMIT $3 OFFSET $4)
-       SELECT ${LAST_POSITION_COLUMNS}, (SELECT count(*) FROM reporting) AS total
-         FROM page
-         JOIN query.vehicles v ON v.id = page.vehicle_id
-         JOIN query.last_positions lp ON lp.vehicle_id = page.vehicle_id
-        ORDER BY page.vehicle_id`,
+       SELECT paged.*, counted.total
+         FROM (SELECT count(*) AS total FROM reporting) counted
+         LEFT JOIN LATERAL (
+           SELECT true AS in_page, ${LAST_POSITION_COLUMNS}
+             FROM page
+             JOIN query.vehicles v ON v.id = page.vehicle_id
+             JOIN query.last_positions lp ON lp.vehicle_id = page.vehicle_id) paged ON true
+        ORDER BY paged.vehicle_id`,
       [companyId, allow, slice.limit, slice.offset],
     );
     return counted(rows);
@@ -118,7 +135,7 @@ export class PositionReader {
   ): Promise<Counted<StoredPosition & { realDistance: number }>> {
     // `point <-> point` is the planar-degree distance; the GiST index on last positions serves it
     // nearest-first, so a `num` limit reads only that many candidates of a large fleet.
-    const rows: (PositionRow & { real_distance: number })[] = await this.dataSource.query(
+    const rows: PagedRow<PositionRow & { real_distance: number }>[] = await this.dataSource.query(
       `WITH kept AS (
          SELECT ${LAST_POSITION_COLUMNS}, point(lp.lng, lp.lat) <-> point($4, $3) AS real_distance
            FROM query.last_positions lp
@@ -131,7 +148,11 @@ export class PositionReader {
                   cos(radians($3)) * cos(radians(lp.lat)) * power(sin(radians(lp.lng - $4) / 2), 2)))) <= $6)
           ORDER BY point(lp.lng, lp.lat) <-> point($4, $3)
           LIMIT $7)
-       SELECT *, count(*) OVER () AS total FROM kept ORDER BY real_distance, vehicle_id LIMIT $8 OFFSET $9`,
+       SELECT paged.*, counted.total
+         FROM (SELECT count(*) AS total FROM kept) counted
+         LEFT JOIN LATERAL (
+           SELECT true AS in_page, * FROM kept ORDER BY real_distance, vehicle_id LIMIT $8 OFFSET $9) paged ON true
+        ORDER BY paged.real_distance, paged.vehicle_id`,
       [
         companyId,
         allow,
@@ -144,9 +165,10 @@ export class PositionReader {
         slice.offset,
       ],
     );
+    const page = pagedRows(rows);
     return {
-      rows: rows.map((row) => ({ ...toStored(row), realDistance: row.real_distance })),
-      total: rows.length ? Number(rows[0].total) : 0,
+      rows: page.rows.map((row) => ({ ...toStored(row), realDistance: row.real_distance })),
+      total: page.total,
     };
   }
 
@@ -167,26 +189,30 @@ export class PositionReader {
     allow: number[] | null,
     slice: Slice,
   ): Promise<Counted<VehicleIdentity & { companyIds: number[] }>> {
-    const rows: {
+    const rows: PagedRow<{
       id: number;
       name: string;
       imei: string;
       vin: string | null;
       company_ids: number[];
       total: string;
-    }[] = await this.dataSource.query(
-      `SELECT v.id, v.name, v.imei, v.vin, array_agg(vc.company_id ORDER BY vc.company_id) AS company_ids,
-                count(*) OVER () AS total
+    }>[] = await this.dataSource.query(
+      `WITH visible AS (
+         SELECT v.id, v.name, v.imei, v.vin, array_agg(vc.company_id ORDER BY vc.company_id) AS company_ids
            FROM query.vehicles v JOIN query.vehicle_companies vc ON vc.vehicle_id = v.id
           WHERE ($1::int IS NULL OR v.id = $1) AND ($2::text IS NULL OR v.imei = $2) AND ($3::text IS NULL OR v.vin = $3)
             AND ($5::int[] IS NULL OR v.id = ANY($5))
           GROUP BY v.id
-         HAVING bool_or(vc.company_id = ANY($4::int[]))
-          ORDER BY v.id LIMIT $6 OFFSET $7`,
+         HAVING bool_or(vc.company_id = ANY($4::int[])))
+       SELECT paged.*, counted.total
+         FROM (SELECT count(*) AS total FROM visible) counted
+         LEFT JOIN LATERAL (SELECT true AS in_page, * FROM visible ORDER BY id LIMIT $6 OFFSET $7) paged ON true
+        ORDER BY paged.id`,
       [by.vehicleId ?? null, by.imei ?? null, by.vin ?? null, companyIds, allow, slice.limit, slice.offset],
     );
+    const page = pagedRows(rows);
     return {
-      rows: rows.map((row) => ({
+      rows: page.rows.map((row) => ({
         id: row.id,
         name: row.name,
         imei: row.imei,
@@ -194,7 +220,7 @@ export class PositionReader {
         // Only the token's own companies: a mapping to a company outside its reach is not its business.
         companyIds: row.company_ids.filter((companyId) => companyIds.includes(companyId)),
       })),
-      total: rows.length ? Number(rows[0].total) : 0,
+      total: page.total,
     };
   }
 
@@ -209,13 +235,19 @@ export class PositionReader {
 
   /** History of one vehicle in [from, to), oldest first. */
   async history(vehicleId: number, from: Date, to: Date, slice: Slice): Promise<Counted<StoredPosition>> {
-    const rows: PositionRow[] = await this.dataSource.query(
-      `SELECT v.id AS vehicle_id, v.name, v.imei, v.vin, p.fix_time, p.received_at, p.received_at AS last_seen_at,
-              p.lat, p.lng, p.speed_kmh, p.course, p.ignition, p.readings, NULL::jsonb AS motion,
-              count(*) OVER () AS total
-         FROM query.positions p JOIN query.vehicles v ON v.id = p.vehicle_id
-        WHERE p.vehicle_id = $1 AND p.fix_time >= $2 AND p.fix_time < $3
-        ORDER BY p.fix_time LIMIT $4 OFFSET $5`,
+    // The count reads only the (vehicle, fix time) index; the page reads just its own rows.
+    const rows: PagedRow<PositionRow>[] = await this.dataSource.query(
+      `SELECT paged.*, counted.total
+         FROM (SELECT count(*) AS total FROM query.positions
+                WHERE vehicle_id = $1 AND fix_time >= $2 AND fix_time < $3) counted
+         LEFT JOIN LATERAL (
+           SELECT true AS in_page, v.id AS vehicle_id, v.name, v.imei, v.vin, p.fix_time, p.received_at,
+                  p.received_at AS last_seen_at, p.lat, p.lng, p.speed_kmh, p.course, p.ignition, p.readings,
+                  NULL::jsonb AS motion
+             FROM query.positions p JOIN query.vehicles v ON v.id = p.vehicle_id
+            WHERE p.vehicle_id = $1 AND p.fix_time >= $2 AND p.fix_time < $3
+            ORDER BY p.fix_time LIMIT $4 OFFSET $5) paged ON true
+        ORDER BY paged.fix_time`,
       [vehicleId, from, to, slice.limit, slice.offset],
     );
     return counted(rows);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Counted, Slice } from '../positions/position-reader';
+import { Counted, pagedRows, Slice } from '../positions/position-reader';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 
 export interface TripPoint {
@@ -27,21 +27,28 @@ export class TripReader {
 
   /** Trips of one vehicle that overlap [from, to), oldest first. */
   async trips(vehicleId: number, from: Date, to: Date, slice: Slice): Promise<Counted<StoredTrip>> {
-    const rows: {
+    const { rows, total } = pagedRows<{
+      in_page: boolean | null;
       id: string;
       start_time: Date;
       end_time: Date;
       distance_m: number;
       max_speed_kmh: number;
       total: string;
-    }[] = await this.dataSource.query(
-      `SELECT id, start_time, end_time, distance_m, max_speed_kmh, count(*) OVER () AS total
-         FROM query.trips
-        WHERE vehicle_id = $1 AND start_time < $3 AND end_time >= $2
-        ORDER BY start_time LIMIT $4 OFFSET $5`,
-      [vehicleId, from, to, slice.limit, slice.offset],
+    }>(
+      await this.dataSource.query(
+        `WITH overlapping AS (
+           SELECT id, start_time, end_time, distance_m, max_speed_kmh
+             FROM query.trips WHERE vehicle_id = $1 AND start_time < $3 AND end_time >= $2)
+         SELECT paged.*, counted.total
+           FROM (SELECT count(*) AS total FROM overlapping) counted
+           LEFT JOIN LATERAL (
+             SELECT true AS in_page, * FROM overlapping ORDER BY start_time LIMIT $4 OFFSET $5) paged ON true
+          ORDER BY paged.start_time`,
+        [vehicleId, from, to, slice.limit, slice.offset],
+      ),
     );
-    if (rows.length === 0) return { rows: [], total: 0 };
+    if (rows.length === 0) return { rows: [], total };
     const first = rows[0].start_time;
     const last = rows[rows.length - 1].end_time;
     const points: { fix_time: Date; lat: number; lng: number }[] = await this.dataSource.query(
@@ -61,7 +68,7 @@ export class TripReader {
           .filter((point) => point.fix_time >= row.start_time && point.fix_time <= row.end_time)
           .map((point) => ({ fixTime: point.fix_time, lat: point.lat, lng: point.lng })),
       })),
-      total: Number(rows[0].total),
+      total,
     };
   }
 }
