@@ -12,6 +12,7 @@ export * from './persistence/outbox/outbox.schema';
 export * from './messaging/message';
 export * from './messaging/consume-events.decorator';
 export * from './messaging/delivery';
+export * from './messaging/batch-coalescer';
 export * from './messaging/event-server';
 export * from './messaging/in-process/in-process-broker';
 export * from './messaging/in-process/in-process-event-server';

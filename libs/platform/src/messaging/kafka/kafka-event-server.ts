@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deadLetterTopicName } from '@fleet/contracts';
+import { allTopics, deadLetterTopicName } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
 import { Consumer, IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
@@ -25,6 +25,9 @@ function toRawMessage(message: KafkaMessage): RawMessage {
   };
 }
 
+/** The partition count of the widest topic: a consumer can work on all of a fetch's partitions at once. */
+const MOST_PARTITIONS = Math.max(...allTopics.map((topic) => topic.partitions));
+
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
@@ -37,7 +40,11 @@ export interface KafkaEventServerOptions {
   /** See {@link KafkaConfig.sessionTimeoutMs}. */
   sessionTimeoutMs?: number;
   retryPolicy?: RetryPolicy;
-  /** Partitions one consumer works on at once; per-partition order is kept regardless. */
+  /**
+   * Partitions one consumer works on at once (default: the most any topic has, 12); per-partition order
+   * is kept regardless. All partitions of a fetch in flight together let a handler merge their batches
+   * (BatchCoalescer): query-api's position projection does, one transaction for many partitions.
+   */
   partitionsConsumedConcurrently?: number;
 }
 
@@ -121,7 +128,7 @@ export class KafkaEventServer extends EventServer {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? MOST_PARTITIONS,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         const registration = byTopic.get(batch.topic);
         if (!registration) return;

@@ -1,4 +1,5 @@
 import { PositionReportedV1 } from '@fleet/contracts';
+import { BatchCoalescer } from '@fleet/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -6,6 +7,9 @@ import { CompletedTrip, MotionEngine, StoredMotion } from '../records/motion-fac
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { PositionHistory, readingsOf } from './position-history';
+
+/** Most events projected in one transaction when partition batches are merged. */
+const MAX_EVENTS_PER_TRANSACTION = 2_000;
 
 interface LastPositionUpdate {
   vehicleId: number;
@@ -41,8 +45,20 @@ export class PositionProjection {
     this.motion = new MotionEngine(config.trips);
   }
 
-  async apply(events: readonly PositionReportedV1[]): Promise<void> {
-    if (events.length === 0) return;
+  /**
+   * Projects `events`; concurrent calls (one per partition batch) share one transaction, and resolve
+   * once it has committed.
+   */
+  apply(events: readonly PositionReportedV1[]): Promise<void> {
+    return events.length === 0 ? Promise.resolve() : this.coalescer.submit(events);
+  }
+
+  private readonly coalescer = new BatchCoalescer<PositionReportedV1>(
+    (events) => this.project(events),
+    MAX_EVENTS_PER_TRANSACTION,
+  );
+
+  private async project(events: readonly PositionReportedV1[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const fresh = await this.history.append(events, manager);
       if (fresh.length === 0) return;
