@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { serviceNodeOptions } from '@fleet/contracts';
 import { Client } from 'pg';
 
 export const repoRoot = join(__dirname, '../..');
@@ -95,6 +96,8 @@ export class ServiceProcess {
     const child = spawn(
       process.execPath,
       [
+        // As deployed (the image, compose and Kubernetes set the same options).
+        ...serviceNodeOptions.split(' '),
         // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=.data/profiles" to profile the services
         ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
         ...(script ? ['-r', 'ts-node/register'] : []),

@@ -7,6 +7,7 @@ import {
   publicRoutes,
   RouteOwnership,
   ServiceName,
+  serviceNodeOptions,
   Topics,
 } from '@fleet/contracts';
 import { parse, parseAllDocuments } from 'yaml';
@@ -61,6 +62,12 @@ describe('edge rules', () => {
   });
 });
 
+describe('image (docker/Dockerfile)', () => {
+  it('runs every service with the node options the benchmarks measured', () => {
+    expect(read('docker/Dockerfile')).toContain(`ENV NODE_OPTIONS=${serviceNodeOptions}\n`);
+  });
+});
+
 describe('compose stack (docker/)', () => {
   const compose = parse(read('docker/compose.yaml'), { merge: true }) as Doc;
 
@@ -73,6 +80,7 @@ describe('compose stack (docker/)', () => {
         defaultHttpPorts[service],
       ]);
       expect(env.KAFKA_BROKERS).toBe('kafka:9092');
+      expect(env.NODE_OPTIONS).toBe(serviceNodeOptions);
     }
     expect(Object.keys(compose.services)).toEqual(
       expect.arrayContaining(['postgres', 'kafka', 'redis', 'edge']),
@@ -121,6 +129,7 @@ describe('Kubernetes manifests (k8s/)', () => {
       expect.arrayContaining([
         { name: 'APP', value: service },
         { name: 'HTTP_PORT', value: String(defaultHttpPorts[service]) },
+        { name: 'NODE_OPTIONS', value: serviceNodeOptions },
       ]),
     );
     expect(container.readinessProbe.httpGet.path).toBe('/health/ready');

@@ -1,4 +1,4 @@
-import { defaultDevicePort, defaultHttpPorts, ServiceName } from '@fleet/contracts';
+import { defaultDevicePort, defaultHttpPorts, ServiceName, serviceNodeOptions } from '@fleet/contracts';
 
 /**
  * How each service runs on Kubernetes: its replica range for the HorizontalPodAutoscaler and what it
@@ -104,6 +104,7 @@ export function renderWorkload(service: ServiceName, image = 'fleet-telemetry:la
     '          env:',
     `            - { name: APP, value: ${service} }`,
     `            - { name: HTTP_PORT, value: "${port}" }`,
+    `            - { name: NODE_OPTIONS, value: "${serviceNodeOptions}" }`,
     '          envFrom:',
     '            - configMapRef: { name: fleet-config }',
     '            - secretRef: { name: fleet-secrets }',
