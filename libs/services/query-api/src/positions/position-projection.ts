@@ -36,6 +36,10 @@ interface CurrentRow {
 @Injectable()
 export class PositionProjection {
   private readonly motion: MotionEngine;
+  private readonly coalescer = new BatchCoalescer<PositionReportedV1>(
+    (events) => this.project(events),
+    MAX_EVENTS_PER_TRANSACTION,
+  );
 
   constructor(
     @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
@@ -52,11 +56,6 @@ export class PositionProjection {
   apply(events: readonly PositionReportedV1[]): Promise<void> {
     return events.length === 0 ? Promise.resolve() : this.coalescer.submit(events);
   }
-
-  private readonly coalescer = new BatchCoalescer<PositionReportedV1>(
-    (events) => this.project(events),
-    MAX_EVENTS_PER_TRANSACTION,
-  );
 
   private async project(events: readonly PositionReportedV1[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
