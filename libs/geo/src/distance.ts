@@ -1,6 +1,9 @@
 /** Mean Earth radius in metres (IUGG), the usual choice for haversine distances. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
+/** One knot (a nautical mile an hour) in km/h: the unit of OsmAnd's `speed`. */
+export const KMH_PER_KNOT = 1.852;
+
 export interface LatLng {
   lat: number;
   lng: number;

@@ -1,4 +1,5 @@
 import type { PositionReadingsV1 } from '@fleet/contracts';
+import { KMH_PER_KNOT } from '@fleet/geo';
 
 /**
  * Parsing of the OsmAnd tracker protocol (the HTTP protocol of Traccar's port 5055, spoken by the
@@ -39,7 +40,6 @@ interface Range {
   max?: number;
 }
 
-const KMH_PER_KNOT = 1.852;
 const KMH_PER_METRE_PER_SECOND = 3.6;
 /** Numeric timestamps at or above this are milliseconds (1e11 s would be the year 5138). */
 const MILLISECONDS_THRESHOLD = 1e11;
