@@ -169,4 +169,37 @@ describe('CachedGeocoder', () => {
       'precisionDecimals must be an integer from 0 to 10, got 1.5',
     );
   });
+
+  it('peeks at fresh cached answers only, without asking the inner geocoder', async () => {
+    const { inner, calls } = recordingGeocoder((lat) => (lat > 50 ? { address: 'north' } : null));
+    const time = clock();
+    const cache = new CachedGeocoder(inner, { ttlMs: 1_000, nullTtlMs: 500, now: time.now });
+
+    expect(cache.peek(52.52, 13.405)).toBeUndefined();
+    await cache.reverse(52.52, 13.405);
+    await cache.reverse(10, 10);
+    expect(cache.peek(52.52001, 13.40501)).toEqual({ address: 'north' });
+    expect(cache.peek(10, 10)).toBeNull();
+    time.advance(600);
+    expect(cache.peek(10, 10)).toBeUndefined();
+    time.advance(500);
+    expect(cache.peek(52.52, 13.405)).toBeUndefined();
+    expect(calls).toEqual([
+      [52.52, 13.405],
+      [10, 10],
+    ]);
+  });
+
+  it('counts a peek as a use for the eviction order', async () => {
+    const { inner, calls } = recordingGeocoder();
+    const cache = new CachedGeocoder(inner, { maxEntries: 2 });
+
+    await cache.reverse(1, 1);
+    await cache.reverse(2, 2);
+    cache.peek(1, 1);
+    await cache.reverse(3, 3);
+    expect(cache.peek(1, 1)).toEqual({ address: '1, 1' });
+    expect(cache.peek(2, 2)).toBeUndefined();
+    expect(calls).toHaveLength(3);
+  });
 });

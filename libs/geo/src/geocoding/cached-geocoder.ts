@@ -62,20 +62,19 @@ export class CachedGeocoder implements ReverseGeocoder {
     return this.entries.size;
   }
 
+  /** The cached answer, counted as a use (it becomes the most recent); undefined if none is fresh. */
+  peek(lat: number, lng: number): GeocodedPlace | null | undefined {
+    return this.fresh(this.keyOf(Math.round(lat * this.scale), Math.round(lng * this.scale)));
+  }
+
   reverse(lat: number, lng: number): Promise<GeocodedPlace | null> {
     // Integers in units of the precision: an exact key, and -0 prints as "0".
     const latUnits = Math.round(lat * this.scale);
     const lngUnits = Math.round(lng * this.scale);
-    const key = `${latUnits},${lngUnits}`;
+    const key = this.keyOf(latUnits, lngUnits);
 
-    const cached = this.entries.get(key);
-    if (cached !== undefined) {
-      this.entries.delete(key);
-      if (cached.expiresAt > this.now()) {
-        this.entries.set(key, cached);
-        return Promise.resolve(cached.value);
-      }
-    }
+    const cached = this.fresh(key);
+    if (cached !== undefined) return Promise.resolve(cached);
 
     const pending = this.inFlight.get(key);
     if (pending !== undefined) return pending;
@@ -92,6 +91,20 @@ export class CachedGeocoder implements ReverseGeocoder {
       .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
     return lookup;
+  }
+
+  private keyOf(latUnits: number, lngUnits: number): string {
+    return `${latUnits},${lngUnits}`;
+  }
+
+  /** A fresh cached answer, moved to the most recent end; an expired one is dropped. */
+  private fresh(key: string): GeocodedPlace | null | undefined {
+    const cached = this.entries.get(key);
+    if (cached === undefined) return undefined;
+    this.entries.delete(key);
+    if (cached.expiresAt <= this.now()) return undefined;
+    this.entries.set(key, cached);
+    return cached.value;
   }
 
   private store(key: string, value: GeocodedPlace | null): void {

@@ -23,6 +23,10 @@ export class DisabledGeocoder implements ReverseGeocoder {
   reverse(): Promise<GeocodedPlace | null> {
     return Promise.resolve(null);
   }
+
+  peek(): null {
+    return null;
+  }
 }
 
 /**

@@ -19,6 +19,11 @@ export interface GeocodedPlace {
  */
 export interface ReverseGeocoder {
   reverse(lat: number, lng: number): Promise<GeocodedPlace | null>;
+  /**
+   * The answer `reverse` would give, if it is at hand without waiting (a cache hit); undefined when
+   * only `reverse` can tell. Lets a page of positions skip a promise per row, most rows being hits.
+   */
+  peek?(lat: number, lng: number): GeocodedPlace | null | undefined;
 }
 
 /** A failed lookup, as reported to an `onError` callback: the reverse call itself resolved null. */

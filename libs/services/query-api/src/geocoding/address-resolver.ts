@@ -18,12 +18,38 @@ export class AddressResolver {
     });
   }
 
+  /**
+   * Addresses of many points, in their order. Cached answers are taken at once; only the others
+   * wait for the geocoder (a page of 50 positions made 100 promises before, most for cache hits).
+   */
+  async addressesOf(points: readonly { lat: number; lng: number }[]): Promise<(string | null)[]> {
+    const addresses = new Array<string | null>(points.length);
+    const misses: Promise<void>[] = [];
+    points.forEach(({ lat, lng }, index) => {
+      const known = this.peek(lat, lng);
+      if (known !== undefined) addresses[index] = known;
+      else misses.push(this.addressOf(lat, lng).then((address) => void (addresses[index] = address)));
+    });
+    if (misses.length > 0) await Promise.all(misses);
+    return addresses;
+  }
+
   async addressOf(lat: number, lng: number): Promise<string | null> {
     try {
       return (await this.geocoder.reverse(lat, lng))?.address ?? null;
     } catch (error) {
       this.logger.warn({ msg: 'reverse geocoding failed', err: error });
       return null;
+    }
+  }
+
+  /** The address if the geocoder has it at hand; undefined when it has to be asked. */
+  private peek(lat: number, lng: number): string | null | undefined {
+    try {
+      const place = this.geocoder.peek?.(lat, lng);
+      return place === undefined ? undefined : (place?.address ?? null);
+    } catch {
+      return undefined;
     }
   }
 }

@@ -25,7 +25,7 @@ export class PositionViews {
 
   /** Last positions: each carries the motion state the projection stored with it. */
   async ofLastPositions(rows: readonly StoredPosition[]): Promise<PositionView[]> {
-    const addresses = await Promise.all(rows.map((row) => this.addresses.addressOf(row.lat, row.lng)));
+    const addresses = await this.addresses.addressesOf(rows);
     return rows.map((row, index) => ({
       ...row,
       motion: motionFactsOf(row.motion),
@@ -36,7 +36,7 @@ export class PositionViews {
   /** History of one vehicle, oldest first: motion facts replayed along the returned positions. */
   async ofHistory(rows: readonly StoredPosition[]): Promise<PositionView[]> {
     const facts = replayMotionFacts(rows, this.config.trips);
-    const addresses = await Promise.all(rows.map((row) => this.addresses.addressOf(row.lat, row.lng)));
+    const addresses = await this.addresses.addressesOf(rows);
     return rows.map((row, index) => ({ ...row, motion: facts[index], address: addresses[index] }));
   }
 }
