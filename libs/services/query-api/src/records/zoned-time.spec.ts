@@ -1,5 +1,6 @@
 import {
   formatDotNet,
+  wallClock,
   userTimeWithOffset,
   userTimeWithoutOffset,
   utcWithoutOffset,
@@ -54,5 +55,55 @@ describe('zoned time values', () => {
     expect(formatDotNet(new Date('2024-07-04T17:05:09Z'), 'UTC', "dddd, d MMMM yy 'at' H\\h")).toBe(
       'Thursday, 4 July 24 at 17h',
     );
+  });
+
+  it('writes the same wall clock as the display formatter, over many instants and zones', () => {
+    const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe'];
+    for (let step = 0; step < 2_000; step += 1) {
+      // Whole seconds across 2023–2025, DST changes included; the display pattern has no milliseconds.
+      const instant = new Date(Date.UTC(2023, 0, 1) + step * 47_303_000);
+      for (const zone of zones) {
+        expect(userTimeWithoutOffset(instant, zone)).toBe(
+          formatDotNet(instant, zone, "yyyy-MM-dd'T'HH:mm:ss"),
+        );
+      }
+    }
+  });
+
+  it('keeps milliseconds in user times only when there are some', () => {
+    expect(userTimeWithoutOffset(new Date('2024-07-04T17:05:09.050Z'), 'Asia/Kolkata')).toBe(
+      '2024-07-04T22:35:09.050',
+    );
+    expect(userTimeWithOffset(new Date('2024-07-04T17:05:09.000Z'), 'Asia/Kolkata')).toBe(
+      '2024-07-04T22:35:09+05:30',
+    );
+  });
+
+  it('reads the same calendar fields as Date, before 1970 and after 2100 too', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    for (let step = 0; step < 5_000; step += 1) {
+      // Anywhere from 1900 to 2200, millisecond precision.
+      const instant = new Date(Math.floor(-2_208_988_800_000 + random() * 9_467_280_000_000));
+      expect(wallClock(instant, 'UTC')).toEqual({
+        year: instant.getUTCFullYear(),
+        month: instant.getUTCMonth() + 1,
+        day: instant.getUTCDate(),
+        hour: instant.getUTCHours(),
+        minute: instant.getUTCMinutes(),
+        second: instant.getUTCSeconds(),
+        millisecond: instant.getUTCMilliseconds(),
+        weekday: instant.getUTCDay(),
+        offsetMinutes: 0,
+      });
+    }
+  });
+
+  it('reuses a compiled display pattern without mixing up patterns', () => {
+    const instant = new Date('2024-02-29T23:59:58.123Z');
+    expect(formatDotNet(instant, 'UTC', 'yyyy-MM-dd')).toBe('2024-02-29');
+    expect(formatDotNet(instant, 'UTC', 'ddd d MMM, h:mm:ss.fff tt')).toBe('Thu 29 Feb, 11:59:58.123 PM');
+    expect(formatDotNet(instant, 'UTC', 'yyyy-MM-dd')).toBe('2024-02-29');
+    expect(formatDotNet(instant, 'Asia/Kolkata', 'dd.MM.yy HH:mm zzz')).toBe('01.03.24 05:29 +05:30');
   });
 });
