@@ -44,9 +44,9 @@ describe('PositionSink', () => {
     // The allowed sends are in flight, one report each; the last two reports wait and then leave together.
     const first = Array.from({ length: allowed }, (_, index) => [index + 1]);
     expect(publisher.sends.map((send) => send.vehicleIds)).toEqual(first);
-    publisher.sends[1].complete();
+    publisher.sends[allowed - 1].complete();
     await nextTurn();
-    expect(settled).toEqual([2]);
+    expect(settled).toEqual([allowed]);
     expect(publisher.sends.map((send) => send.vehicleIds)).toEqual([...first, [allowed + 1, allowed + 2]]);
   });
 
