@@ -5,14 +5,15 @@ import { Injectable } from '@nestjs/common';
 /** Most events in one broker send. */
 const MAX_EVENTS_PER_SEND = 2_000;
 /**
- * Broker sends in flight at once. One: while a send is out, new events queue and leave together in
- * the next, so the broker gets few large requests. Every send is a socket write and a broker request,
- * and on the 2-core bench machine those, not the size of the batch, were the cost: Kafka writes took
- * 15% of telemetry-ingest's CPU with two in flight (single OsmAnd reports, bench/ingest, same hour:
- * 1,437 req/s with two, 2,308-2,425 with one; earlier 2,268-3,470 with two, 1,648-2,468 with four).
- * Order needs no care at one; the idempotent producer would keep it for up to five.
+ * Broker sends in flight at once. The idempotent producer numbers each partition's messages in the
+ * order sends are made and the broker keeps that order (Kafka allows up to 5 in flight with
+ * idempotence), so a vehicle's positions stay in acceptance order. Two rather than four: fewer,
+ * larger sends left more CPU for the device port on the 2-core bench machine (single OsmAnd reports,
+ * bench/ingest, four runs each: 2,268-3,470 req/s with two, 1,648-2,468 with four). One was tried
+ * too (docs/performance.md): better for single reports in one pair of runs, no better in two more,
+ * and it leaves the broker idle between the large sends of the batch endpoint.
  */
-export const MAX_SENDS_IN_FLIGHT = 1;
+export const MAX_SENDS_IN_FLIGHT = 2;
 
 interface Waiting {
   events: PositionReportedV1[];
