@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { allTopics, deadLetterTopicName } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
-import { Consumer, IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { Consumer, IHeaders, Kafka, KafkaMessage, Producer, TopicPartitionOffsetAndMetadata } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
+import { BatchCoalescer } from '../batch-coalescer';
 import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
 import { MessageHeaders, RawMessage } from '../message';
@@ -133,6 +134,12 @@ export class KafkaEventServer extends EventServer {
     const byTopic = new Map(
       registrations.map((registration) => [namespaced(this.options, registration.topic.name), registration]),
     );
+    // The partitions of a fetch finish together (a coalescing handler even resolves them with one
+    // transaction); their offsets then go in one OffsetCommit request instead of one each.
+    const commits = new BatchCoalescer<TopicPartitionOffsetAndMetadata>(
+      (offsets) => consumer.commitOffsets([...offsets]),
+      MOST_PARTITIONS * registrations.length,
+    );
 
     await consumer.run({
       autoCommit: false,
@@ -192,7 +199,7 @@ export class KafkaEventServer extends EventServer {
           }
           const last = messages[messages.length - 1].offset;
           resolveOffset(last);
-          await consumer.commitOffsets([
+          await commits.submit([
             { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
           ]);
           await heartbeat();
