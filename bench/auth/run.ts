@@ -7,19 +7,28 @@
  * Usage: npm run bench:auth [-- --seconds 10 --concurrency 8]. Prints one JSON document on stdout.
  */
 import { randomUUID } from 'node:crypto';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { dataSourceOptions } from '@fleet/platform';
 import { DataSource } from 'typeorm';
 import { closedLoop, HttpClient, LoadResult } from '../common/http-load';
-import { createBenchDatabase, log, round, ServiceProcess, sleep, numberFlag } from '../common/infra';
+import {
+  createBenchDatabase,
+  log,
+  round,
+  ServiceProcess,
+  sleep,
+  numberFlag,
+  calibrate,
+  machineFacts,
+} from '../common/infra';
 
 const SECONDS = numberFlag('seconds', 10);
 const CONCURRENCY = numberFlag('concurrency', 8);
 const TARGET_RATIO = 0.7;
 
 async function main(): Promise<void> {
+  const calibration = calibrate();
   const database = await createBenchDatabase();
   const prefix = `bench-${randomUUID().slice(0, 8)}:rl:`;
   const env = {
@@ -83,7 +92,7 @@ async function main(): Promise<void> {
     const ratio = round(results.pipelined.perSecond / results.bare.perSecond, 2);
     const result = {
       bench: 'auth',
-      machine: { cpus: cpus().length, node: process.version },
+      machine: machineFacts(calibration),
       config: {
         seconds: SECONDS,
         concurrency: CONCURRENCY,

@@ -5,10 +5,12 @@
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { serviceNodeOptions } from '@fleet/contracts';
+import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 
 export const repoRoot = join(__dirname, '../..');
@@ -37,8 +39,19 @@ const BENCH_KAFKA_ENV = {
   KAFKA_DATA_DIR: join(repoRoot, '.data/kafka-bench'),
 };
 
-export function ensureKafka(): { brokers: string; stop(): void } {
-  if (process.env.KAFKA_BROKERS) return { brokers: process.env.KAFKA_BROKERS, stop: () => undefined };
+/** The broker's JVM, if scripts/kafka.sh started it with the bench's settings (for CpuMeter). */
+function benchKafkaPids(): number[] {
+  try {
+    const pid = Number(readFileSync(join(BENCH_KAFKA_ENV.KAFKA_DATA_DIR, 'kafka.pid'), 'utf8').trim());
+    return existsSync(`/proc/${pid}`) ? [pid] : [];
+  } catch {
+    return [];
+  }
+}
+
+export function ensureKafka(): { brokers: string; stop(): void; pids(): number[] } {
+  if (process.env.KAFKA_BROKERS)
+    return { brokers: process.env.KAFKA_BROKERS, stop: () => undefined, pids: benchKafkaPids };
   log('starting Kafka (scripts/kafka.sh) on 127.0.0.1:29092');
   const output = execFileSync('bash', [join(repoRoot, 'scripts/kafka.sh'), 'start'], {
     cwd: repoRoot,
@@ -50,6 +63,7 @@ export function ensureKafka(): { brokers: string; stop(): void } {
   if (!brokers) throw new Error(`could not start Kafka:\n${output}`);
   return {
     brokers,
+    pids: benchKafkaPids,
     stop: () =>
       execFileSync('bash', [join(repoRoot, 'scripts/kafka.sh'), 'stop'], {
         cwd: repoRoot,
@@ -57,6 +71,27 @@ export function ensureKafka(): { brokers: string; stop(): void } {
         stdio: 'ignore',
       }),
   };
+}
+
+/**
+ * Deletes the topics of one run's namespace, so that runs do not pile up partitions (each run makes
+ * ~40, with their index files) in the bench broker's data directory.
+ */
+export async function deleteNamespaceTopics(brokers: string, namespace: string): Promise<void> {
+  const admin = new Kafka({
+    clientId: 'bench-cleanup',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  try {
+    await admin.connect();
+    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${namespace}.`));
+    if (topics.length) await admin.deleteTopics({ topics });
+  } catch (error) {
+    log(`could not delete the run's topics: ${String(error)}`);
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -171,4 +206,41 @@ export const round = (value: number, decimals = 1) => Math.round(value * 10 ** d
 export function numberFlag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+/**
+ * How fast this machine is right now. The same code measures up to 2x apart over a day on the
+ * project machine (docs/performance.md), so every bench prints this beside its figures: JSON
+ * round trips per second of a fixed 50-record page, for `seconds` of one core, and the load average.
+ * Call it while the services are idle (before the run and after it).
+ */
+export function calibrate(seconds = 1): { jsonRoundTripsPerSecond: number; loadAverage1m: number } {
+  const page = {
+    vehicles: Array.from({ length: 50 }, (_, i) => ({
+      id: i,
+      imei: `35${String(i).padStart(13, '0')}`,
+      lat: 52.1 + i / 1000,
+      lon: 13.3,
+      speed: 42.5,
+      time: new Date(1.7e12 + i).toISOString(),
+      attributes: { ignition: true, battery: 88 },
+    })),
+  };
+  const end = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
+  let roundTrips = 0;
+  while (process.hrtime.bigint() < end) {
+    JSON.parse(JSON.stringify(page));
+    roundTrips++;
+  }
+  return { jsonRoundTripsPerSecond: Math.round(roundTrips / seconds), loadAverage1m: round(loadavg()[0], 2) };
+}
+
+/** The `machine` block of every bench's JSON: its size, Node, and `calibrate()` before and after. */
+export function machineFacts(before: ReturnType<typeof calibrate>) {
+  return {
+    cpus: cpus().length,
+    node: process.version,
+    calibrationBefore: before,
+    calibrationAfter: calibrate(),
+  };
 }

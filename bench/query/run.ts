@@ -10,7 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { CompanySnapshotV1, Topics } from '@fleet/contracts';
 import { KafkaEventPublisher } from '@fleet/platform';
@@ -20,6 +19,7 @@ import { Pool } from 'pg';
 import { closedLoop, HttpClient, LoadResult } from '../common/http-load';
 import {
   createBenchDatabase,
+  deleteNamespaceTopics,
   ensureKafka,
   freePort,
   log,
@@ -28,7 +28,10 @@ import {
   ServiceProcess,
   sleep,
   numberFlag,
+  calibrate,
+  machineFacts,
 } from '../common/infra';
+import { CpuMeter } from '../common/cpu-meter';
 
 const SECONDS = numberFlag('seconds', 10);
 const CONCURRENCY = numberFlag('concurrency', 16);
@@ -73,6 +76,7 @@ async function seedFleet(pool: Pool, companyId: number, first: number, count: nu
 }
 
 async function main(): Promise<void> {
+  const calibration = calibrate();
   const kafka = ensureKafka();
   const database = await createBenchDatabase();
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
@@ -209,11 +213,23 @@ async function main(): Promise<void> {
           ),
       },
     };
+    const api = queryApi;
+    const cpu = new CpuMeter({
+      'query-api': { pids: () => [api.pid] },
+      bare: { pids: () => (bare?.pid ? [bare.pid] : []) },
+      postgres: { command: 'postgres' },
+      redis: { command: 'redis-server' },
+      kafka: { pids: kafka.pids },
+      bench: { pids: () => [process.pid] },
+    });
     const results: Record<string, LoadResult> = {};
+    const cpuOf: Record<string, Record<string, number>> = {};
     for (const [name, scenario] of Object.entries(scenarios)) {
       log(`${name}: warm-up, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
       await closedLoop(CONCURRENCY, 2_000, scenario.run);
+      const cpuOfScenario = cpu.start();
       results[name] = await closedLoop(CONCURRENCY, SECONDS * 1000, scenario.run);
+      cpuOf[name] = cpuOfScenario();
     }
     service.close();
     bareClient.close();
@@ -229,12 +245,14 @@ async function main(): Promise<void> {
           failed: measured.failed,
           statuses: measured.statuses,
           responseBytes: responseBytes[name],
+          cpuPercentOfOneCore: cpuOf[name],
         },
         bare: {
           perSecond: baseline.perSecond,
           latencyMs: baseline.latencyMs,
           failed: baseline.failed,
           responseBytes: responseBytes[`${name}Bare`],
+          cpuPercentOfOneCore: cpuOf[`${name}Bare`],
         },
         throughputRatio: ratio,
         meetsTargets:
@@ -243,7 +261,7 @@ async function main(): Promise<void> {
     };
     const result = {
       bench: 'query',
-      machine: { cpus: cpus().length, node: process.version },
+      machine: machineFacts(calibration),
       config: {
         seconds: SECONDS,
         concurrency: CONCURRENCY,
@@ -264,6 +282,7 @@ async function main(): Promise<void> {
     await pool.end();
     await queryApi?.stop();
     await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
+    await deleteNamespaceTopics(kafka.brokers, namespace);
     kafka.stop();
   }
 }
