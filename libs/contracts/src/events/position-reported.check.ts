@@ -29,6 +29,37 @@ const intBetween =
 const bool: Check = (value) => isBoolean(value);
 
 /**
+ * What `Date#toISOString` writes for years 1000-9999, the form producers of this topic use. Earlier
+ * years are left to class-validator, whose date check reads the year without its leading zeros.
+ */
+const CANONICAL_INSTANT = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * isISO8601(value, { strict: true }), with a fast path: a canonical instant that survives a round trip
+ * through Date is a real date and time, which the general check would accept too (at about a tenth of
+ * the cost). Anything else gets the general check, so the answers stay the same.
+ */
+const instant: Check = (value) => {
+  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) {
+    const time = Date.parse(value);
+    if (Number.isFinite(time) && new Date(time).toISOString() === value) return true;
+  }
+  return isISO8601(value, { strict: true });
+};
+
+/**
+ * isLatitude / isLongitude, with a fast path for a number in range. class-validator tests the number's
+ * string form against a pattern, which has no exponent: from 1e-7 down, `String(n)` is in exponent
+ * form and is refused, so such numbers take the general path and get the same answer.
+ */
+const coordinate =
+  (limit: number, general: (value: string) => boolean): Check =>
+  (value) =>
+    typeof value === 'number' && value >= -limit && value <= limit && (value === 0 || Math.abs(value) >= 1e-6)
+      ? true
+      : general(value as string);
+
+/**
  * The decorators of PositionReportedV1, as plain predicates (the same class-validator functions the
  * decorators call). The position topic carries thousands of events a second, and class-validator's
  * metadata walk costs about 80 µs an event; this costs a few. position-reported.check.spec.ts keeps
@@ -38,10 +69,10 @@ const required: Record<string, Check> = {
   eventId: (value) => isUUID(value),
   vehicleId: intBetween(1),
   imei: (value) => isString(value),
-  fixTime: (value) => isISO8601(value, { strict: true }),
-  receivedAt: (value) => isISO8601(value, { strict: true }),
-  lat: (value) => isLatitude(value as string),
-  lng: (value) => isLongitude(value as string),
+  fixTime: instant,
+  receivedAt: instant,
+  lat: coordinate(90, isLatitude),
+  lng: coordinate(180, isLongitude),
 };
 
 const optional: Record<string, Check> = {

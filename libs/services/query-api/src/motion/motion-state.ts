@@ -102,23 +102,31 @@ export function advanceMotionState(
   const trip = candidate && qualifiesAsTrip(candidate.moved, resolved) ? candidate : null;
   const lastTripEnd = ms(lastTrip?.endTime ?? null);
 
+  // Each ISO string once: the projection advances a state per position, thousands a second.
+  const fixTime = iso(t);
+  const startMovingTime = candidate
+    ? before?.core.candidate?.start.t === candidate.start.t && before.startMovingTime !== null
+      ? before.startMovingTime
+      : iso(candidate.start.t)
+    : null;
   const ignitionOnSince =
-    core.ignition === true ? (before?.ignition === true ? before.ignitionOnSince : iso(t)) : null;
+    core.ignition === true ? (before?.ignition === true ? before.ignitionOnSince : fixTime) : null;
   const ignitionSince = ms(ignitionOnSince);
 
   return {
     version: MOTION_STATE_VERSION,
-    fixTime: iso(t),
+    fixTime,
     moving,
     speedKmh: step.speedKmh,
-    startMovingTime: candidate ? iso(candidate.start.t) : (before?.startMovingTime ?? null),
-    lastMovementTime: moving ? iso(t) : (before?.lastMovementTime ?? null),
+    startMovingTime: startMovingTime ?? before?.startMovingTime ?? null,
+    lastMovementTime: moving ? fixTime : (before?.lastMovementTime ?? null),
     drivingTimeS: trip ? trip.running.drivingS : 0,
     fatigueS,
     ignition: core.ignition,
     ignitionOnSince,
     ignitionTimeS: core.ignition === null ? null : ignitionSince === null ? 0 : (t - ignitionSince) / 1000,
-    tripStartedTime: trip ? iso(trip.start.t) : (lastTrip?.startTime ?? null),
+    // `trip` is the candidate, so its start is `startMovingTime`.
+    tripStartedTime: trip ? startMovingTime : (lastTrip?.startTime ?? null),
     tripEndTime: trip ? null : (lastTrip?.endTime ?? null),
     timeElapsedS: trip ? (t - trip.start.t) / 1000 : lastTripEnd !== null ? (t - lastTripEnd) / 1000 : 0,
     lastTrip,

@@ -27,4 +27,12 @@ describe('resolveMotionSettings', () => {
     expect(() => resolveMotionSettings({ minTripDistanceM: -5 })).toThrow('minTripDistanceM');
     expect(resolveMotionSettings({ minTripDistanceM: 0 }).minTripDistanceM).toBe(0);
   });
+
+  it('returns settings it resolved as they are, frozen, and still checks look-alikes', () => {
+    const resolved = resolveMotionSettings({ maxGapS: 600 });
+    expect(resolveMotionSettings(resolved)).toBe(resolved);
+    expect(Object.isFrozen(resolved)).toBe(true);
+    const copy = { ...resolved, maxGapS: -1 };
+    expect(() => resolveMotionSettings(copy)).toThrow('maxGapS');
+  });
 });

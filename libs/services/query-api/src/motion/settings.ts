@@ -25,11 +25,16 @@ export const defaultMotionSettings: Readonly<MotionSettings> = Object.freeze({
 
 const positiveKeys = ['movingSpeedKmh', 'minStopDurationS', 'maxGapS', 'restDurationS'] as const;
 
+/** Settings this module resolved (frozen): resolving them again returns them as they are. */
+const resolvedSettings = new WeakSet<object>();
+
 /**
  * The defaults overlaid with the given values (undefined ones ignored), checked once here so the rules can
  * trust them: a zero or negative threshold would make every point moving or every trip end at once.
+ * The result is frozen, and passing it back costs nothing (the projection does, once per position).
  */
 export function resolveMotionSettings(settings: Partial<MotionSettings> = {}): MotionSettings {
+  if (resolvedSettings.has(settings)) return settings as MotionSettings;
   const resolved: MotionSettings = { ...defaultMotionSettings };
   for (const [key, value] of Object.entries(settings) as [keyof MotionSettings, unknown][]) {
     if (value !== undefined) Object.assign(resolved, { [key]: value });
@@ -47,5 +52,6 @@ export function resolveMotionSettings(settings: Partial<MotionSettings> = {}): M
   if (typeof resolved.useIgnition !== 'boolean') {
     throw new RangeError(`motion setting useIgnition must be a boolean, got ${String(resolved.useIgnition)}`);
   }
+  resolvedSettings.add(Object.freeze(resolved));
   return resolved;
 }

@@ -46,6 +46,7 @@ export class PositionIntakeService {
   async accept(reports: readonly NormalizedReport[], receivedAt = new Date()): Promise<{ accepted: number }> {
     const vehicles = await this.directory.resolve(reports.map((report) => report.deviceId));
     const latest = receivedAt.getTime() + this.config.maxFutureSkewSeconds * 1000;
+    const received = receivedAt.toISOString();
     const events: PositionReportedV1[] = reports.map((report, index) => {
       const vehicleId = vehicles.get(report.deviceId);
       if (vehicleId === undefined) {
@@ -65,8 +66,8 @@ export class PositionIntakeService {
         eventId: randomUUID(),
         vehicleId,
         imei: report.deviceId,
-        fixTime: fixTime.toISOString(),
-        receivedAt: receivedAt.toISOString(),
+        fixTime: report.fixTime ? fixTime.toISOString() : received,
+        receivedAt: received,
         lat: report.lat,
         lng: report.lng,
       };
