@@ -260,6 +260,13 @@ async function main(): Promise<void> {
     delays.sort((a, b) => a - b);
 
     const memory = Object.fromEntries(services.map((service) => [service.app, service.peakRssMb()]));
+    // How many last-position updates were HOT (no new index entries; migrations/1764200000000-*).
+    const updates = (
+      await pool.query(
+        `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot, pg_relation_size(relid) AS bytes
+           FROM pg_stat_user_tables WHERE schemaname = 'query' AND relname = 'last_positions'`,
+      )
+    ).rows[0];
     const result = {
       bench: 'ingest',
       machine: machineFacts(calibration),
@@ -300,6 +307,11 @@ async function main(): Promise<void> {
         },
         // Includes this bench polling last positions every 10 ms (its own PostgreSQL backend).
         cpuPercentOfOneCore: pacedCpu,
+      },
+      lastPositionUpdates: {
+        updates: Number(updates.updates),
+        hot: Number(updates.hot),
+        tableMb: round(Number(updates.bytes) / 2 ** 20),
       },
       peakRssMb: memory,
       targets: TARGET,

@@ -66,11 +66,13 @@ async function seedFleet(pool: Pool, companyId: number, first: number, count: nu
   );
   await pool.query(
     `INSERT INTO query.last_positions
-       (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion)
-     SELECT g, now() - interval '1 minute', gen_random_uuid(), now(), now(),
-            36 + random() * 20, -8 + random() * 36, random() * 90, (random() * 359)::int, random() < 0.5,
-            '{"satellites": 9, "odometerM": 123456}'::jsonb, '{}'::jsonb
-       FROM generate_series($1::int, $2::int) g`,
+       (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion,
+        anchor_lat, anchor_lng)
+     SELECT *, lat, lng FROM (
+       SELECT g, now() - interval '1 minute', gen_random_uuid(), now(), now(),
+              36 + random() * 20 AS lat, -8 + random() * 36 AS lng, random() * 90, (random() * 359)::int, random() < 0.5,
+              '{"satellites": 9, "odometerM": 123456}'::jsonb, '{}'::jsonb
+         FROM generate_series($1::int, $2::int) g) seeded`,
     [first, first + count - 1],
   );
 }

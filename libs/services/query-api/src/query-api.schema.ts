@@ -3,6 +3,7 @@ import { CreatePositions1763800000000 } from './migrations/1763800000000-create-
 import { CreateVehicleRegistry1763900000000 } from './migrations/1763900000000-create-vehicle-registry';
 import { PartitionPositionHistory1764000000000 } from './migrations/1764000000000-partition-position-history';
 import { NearestIndex1764100000000 } from './migrations/1764100000000-nearest-index';
+import { AnchoredNearestIndex1764200000000 } from './migrations/1764200000000-anchored-nearest-index';
 import { LastPosition, Position, TripRecord } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
 import { Vehicle, VehicleCompany } from './vehicles/vehicle.entity';
@@ -18,6 +19,7 @@ export const querySchema: ServiceSchema = {
     CreateVehicleRegistry1763900000000,
     PartitionPositionHistory1764000000000,
     NearestIndex1764100000000,
+    AnchoredNearestIndex1764200000000,
   ],
   outbox: true,
 };

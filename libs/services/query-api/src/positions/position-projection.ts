@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CompletedTrip, MotionEngine, StoredMotion } from '../records/motion-facts';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
+import { NEAREST_ANCHOR_SLACK_DEGREES } from './nearest-anchor';
 import { PositionHistory, readingsOf } from './position-history';
 
 /** Most events projected in one transaction when partition batches are merged. */
@@ -143,19 +144,26 @@ export class PositionProjection {
         : [],
     );
     if (rows.length) {
+      // The anchor (the point the nearest index holds) moves only once the vehicle is more than the
+      // slack away from it; while it stays, no indexed column changes and the update can be HOT.
       await manager.query(
         `INSERT INTO query.last_positions
-           (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion)
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz, event_id uuid,
-              received_at timestamptz, last_seen_at timestamptz, lat float8, lng float8, speed_kmh real, course smallint,
-              ignition bool, readings jsonb, motion jsonb)
+           (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion,
+            anchor_lat, anchor_lng)
+         SELECT row.*, row.lat, row.lng FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz,
+              event_id uuid, received_at timestamptz, last_seen_at timestamptz, lat float8, lng float8, speed_kmh real,
+              course smallint, ignition bool, readings jsonb, motion jsonb)
          ON CONFLICT (vehicle_id) DO UPDATE SET
            fix_time = EXCLUDED.fix_time, event_id = EXCLUDED.event_id, received_at = EXCLUDED.received_at,
            last_seen_at = EXCLUDED.last_seen_at, lat = EXCLUDED.lat, lng = EXCLUDED.lng,
            speed_kmh = EXCLUDED.speed_kmh, course = EXCLUDED.course, ignition = EXCLUDED.ignition,
-           readings = EXCLUDED.readings, motion = EXCLUDED.motion
+           readings = EXCLUDED.readings, motion = EXCLUDED.motion,
+           anchor_lat = CASE WHEN point(last_positions.anchor_lng, last_positions.anchor_lat) <-> point(EXCLUDED.lng, EXCLUDED.lat) > $2
+                             THEN EXCLUDED.lat ELSE last_positions.anchor_lat END,
+           anchor_lng = CASE WHEN point(last_positions.anchor_lng, last_positions.anchor_lat) <-> point(EXCLUDED.lng, EXCLUDED.lat) > $2
+                             THEN EXCLUDED.lng ELSE last_positions.anchor_lng END
          WHERE last_positions.fix_time < EXCLUDED.fix_time`,
-        [JSON.stringify(rows)],
+        [JSON.stringify(rows), NEAREST_ANCHOR_SLACK_DEGREES],
       );
     }
     const seenOnly = updates.filter((update) => !update.newest);

@@ -45,8 +45,9 @@ export class Position extends PositionColumns {
 
 /** The newest position of each vehicle, with its motion state and when it was last heard from. */
 @Entity({ schema: 'query', name: 'last_positions' })
-// GiST on point(lng, lat) for the nearest routes: created by a migration, which TypeORM cannot express.
-@Index('last_positions_point_idx', { synchronize: false })
+// GiST on point(anchor_lng, anchor_lat) for the nearest routes: created by a migration, which TypeORM
+// cannot express.
+@Index('last_positions_anchor_idx', { synchronize: false })
 export class LastPosition extends PositionColumns {
   @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
   vehicleId!: number;
@@ -57,6 +58,16 @@ export class LastPosition extends PositionColumns {
   /** Receive time of the latest report of any fix time (a late, older fix still proves the device is online). */
   @Column({ name: 'last_seen_at', type: 'timestamptz' })
   lastSeenAt!: Date;
+
+  /**
+   * Where the spatial index holds the vehicle: its position when the anchor was last moved, at most
+   * NEAREST_ANCHOR_SLACK_DEGREES (planar) from `lat`/`lng`. Keeping it still lets updates be HOT.
+   */
+  @Column({ name: 'anchor_lat', type: 'double precision' })
+  anchorLat!: number;
+
+  @Column({ name: 'anchor_lng', type: 'double precision' })
+  anchorLng!: number;
 
   /** The motion state after this position (start of movement, driving time, fatigue, current trip). */
   @Column({ type: 'jsonb' })
