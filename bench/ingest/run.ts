@@ -9,7 +9,7 @@
  *      the query projections, p50/p99;
  *   and each service's peak resident memory over the run.
  *
- * Before phase 1, `--warmup` seconds (default 10) of batches and as many of single reports run unmeasured:
+ * Before phase 1, `--warmup` seconds (default 30) of batches and as many of single reports run unmeasured:
  * the broker's JVM and the services' JIT compilers start cold, and a production system is measured warm.
  *
  * Phase 2 runs `--trackers` connections (default 64), each sending its next report as soon as the last
@@ -49,7 +49,7 @@ const TARGET = {
 };
 
 const SECONDS = numberFlag('seconds', 20);
-const WARMUP_SECONDS = numberFlag('warmup', 10);
+const WARMUP_SECONDS = numberFlag('warmup', 30);
 const TRACKERS = numberFlag('trackers', 64);
 
 const imeiOf = (index: number) => `35${String(index).padStart(13, '0')}`;
