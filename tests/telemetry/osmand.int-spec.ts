@@ -111,6 +111,19 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
       body: '{"device_id":',
     });
     expect(notJson.status).toBe(400);
+    const tooLarge = await fetch(`${h.deviceUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `id=${IMEI}&timestamp=${base + 30}&lat=52&lon=13&driver=${'x'.repeat(70_000)}`,
+    });
+    expect(tooLarge.status).toBe(413);
+    const xml = await fetch(`${h.deviceUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: `<report id="${IMEI}"/>`,
+    });
+    expect(xml.status).toBe(415);
+    expect(await xml.text()).toContain('Unsupported Media Type');
     const future = await h.osmand({ id: IMEI, timestamp: base + 10 * 86_400, lat: 52, lon: 13 });
     expect(future.status).toBe(400);
     expect(future.body).toContain('timestamp');
