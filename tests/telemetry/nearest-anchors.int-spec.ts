@@ -1,14 +1,6 @@
 import { NEAREST_ANCHOR_SLACK_DEGREES } from '@fleet/query-api-service';
+import { Random } from '@fleet/simulator';
 import { TelemetryHarness } from './telemetry-harness';
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
 
 /**
  * The nearest index holds each vehicle's anchor, which lags its position by up to the slack. A dense
@@ -17,7 +9,9 @@ function random(seed: number) {
  */
 describe('nearest with anchors lagging the positions (real PostgreSQL)', () => {
   const VEHICLES = 30;
-  const next = random(20261123);
+  // Seeded, so a failure can be replayed.
+  const random = new Random(20261123);
+  const next = () => random.next();
   let h: TelemetryHarness;
   let company: number;
   let token: string;
@@ -82,22 +76,25 @@ describe('nearest with anchors lagging the positions (real PostgreSQL)', () => {
     real.set(first.vehicle_id, beyond);
   });
 
-  it.each([1, 2, 3, 5, 10, undefined])('answers num=%s exactly as a brute-force search would', async (num) => {
-    for (let probe = 0; probe < 40; probe++) {
-      const at = { lat: 48.195 + next() * 0.02, lng: 16.365 + next() * 0.02 };
-      const expected = [...real]
-        .map(([id, point]) => ({ id, distance: Math.hypot(point.lat - at.lat, point.lng - at.lng) }))
-        .sort((a, b) => a.distance - b.distance || a.id - b.id)
-        .slice(0, num ?? VEHICLES);
-      const response = await h.get(
-        `/v2/api/companies/${company}/vehicles/nearest?lat=${at.lat}&lng=${at.lng}&pageSize=50` +
-          (num === undefined ? '' : `&num=${num}`),
-        token,
-      );
-      expect(response.statusCode).toBe(200);
-      const items: { vehicle: { deviceId: number }; realDistance: number }[] = response.json().items;
-      expect(items.map((item) => item.vehicle.deviceId)).toEqual(expected.map((entry) => entry.id));
-      items.forEach((item, i) => expect(item.realDistance).toBeCloseTo(expected[i].distance, 9));
-    }
-  });
+  it.each([1, 2, 3, 5, 10, undefined])(
+    'answers num=%s exactly as a brute-force search would',
+    async (num) => {
+      for (let probe = 0; probe < 40; probe++) {
+        const at = { lat: 48.195 + next() * 0.02, lng: 16.365 + next() * 0.02 };
+        const expected = [...real]
+          .map(([id, point]) => ({ id, distance: Math.hypot(point.lat - at.lat, point.lng - at.lng) }))
+          .sort((a, b) => a.distance - b.distance || a.id - b.id)
+          .slice(0, num ?? VEHICLES);
+        const response = await h.get(
+          `/v2/api/companies/${company}/vehicles/nearest?lat=${at.lat}&lng=${at.lng}&pageSize=50` +
+            (num === undefined ? '' : `&num=${num}`),
+          token,
+        );
+        expect(response.statusCode).toBe(200);
+        const items: { vehicle: { deviceId: number }; realDistance: number }[] = response.json().items;
+        expect(items.map((item) => item.vehicle.deviceId)).toEqual(expected.map((entry) => entry.id));
+        items.forEach((item, i) => expect(item.realDistance).toBeCloseTo(expected[i].distance, 9));
+      }
+    },
+  );
 });

@@ -180,7 +180,8 @@ export class PositionReader {
     // so it gives candidates in anchor order, not in true order. Read the first `fetch` of them: once
     // the farthest one read is anchored more than slack beyond the num-th nearest true distance among
     // them, no vehicle left unread can be nearer than that one, and the answer is exact. Otherwise (a
-    // fleet dense around the point) read more.
+    // fleet dense around the point) read more. Five beyond `num` is usually enough where vehicles are
+    // farther apart than the slack.
     const num = filter.num;
     if (num < 1) return { rows: [], total: 0 };
     for (let fetch = num + 5; ; fetch *= 4) {
