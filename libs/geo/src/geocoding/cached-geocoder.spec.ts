@@ -190,6 +190,31 @@ describe('CachedGeocoder', () => {
     ]);
   });
 
+  it("on a miss, takes and keeps the inner geocoder's own immediate answer, asked at the rounded coordinate", async () => {
+    const { inner, calls } = recordingGeocoder();
+    const peeked: [number, number][] = [];
+    let ready = false;
+    inner.peek = (lat, lng) => {
+      peeked.push([lat, lng]);
+      return ready ? { address: `at once ${lat}, ${lng}` } : undefined;
+    };
+    const cache = new CachedGeocoder(inner);
+
+    expect(cache.peek(52.52001, 13.40501)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    ready = true;
+    const answer = cache.peek(52.52001, 13.40501);
+    expect(answer).toEqual({ address: 'at once 52.52, 13.405' });
+    expect(Object.isFrozen(answer)).toBe(true);
+    expect(cache.peek(52.52, 13.405)).toBe(answer);
+    await expect(cache.reverse(52.52, 13.405)).resolves.toBe(answer);
+    expect(peeked).toEqual([
+      [52.52, 13.405],
+      [52.52, 13.405],
+    ]);
+    expect(calls).toEqual([]);
+  });
+
   it('counts a peek as a use for the eviction order', async () => {
     const { inner, calls } = recordingGeocoder();
     const cache = new CachedGeocoder(inner, { maxEntries: 2 });

@@ -62,9 +62,20 @@ export class CachedGeocoder implements ReverseGeocoder {
     return this.entries.size;
   }
 
-  /** The cached answer, counted as a use (it becomes the most recent); undefined if none is fresh. */
+  /**
+   * The cached answer, counted as a use (it becomes the most recent); on a miss, the inner geocoder's
+   * own `peek` if it answers at once (the offline one does, once loaded), cached like a looked-up
+   * answer. Undefined when only `reverse` can tell.
+   */
   peek(lat: number, lng: number): GeocodedPlace | null | undefined {
-    return this.fresh(this.keyOf(Math.round(lat * this.scale), Math.round(lng * this.scale)));
+    const latUnits = Math.round(lat * this.scale);
+    const lngUnits = Math.round(lng * this.scale);
+    const key = this.keyOf(latUnits, lngUnits);
+    const cached = this.fresh(key);
+    if (cached !== undefined || this.inner.peek === undefined) return cached;
+    const value = this.inner.peek(latUnits / this.scale + 0, lngUnits / this.scale + 0);
+    if (value === undefined) return undefined;
+    return this.keep(key, value);
   }
 
   reverse(lat: number, lng: number): Promise<GeocodedPlace | null> {
@@ -82,12 +93,7 @@ export class CachedGeocoder implements ReverseGeocoder {
     const lookup = this.inner
       // `+ 0` turns -0 into 0: the key treats them as one, so the inner geocoder sees one too.
       .reverse(latUnits / this.scale + 0, lngUnits / this.scale + 0)
-      .then((value) => {
-        // Every caller of this key gets the same object from now on; frozen, so none can change it for the others.
-        if (value !== null) Object.freeze(value);
-        this.store(key, value);
-        return value;
-      })
+      .then((value) => this.keep(key, value))
       .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
     return lookup;
@@ -105,6 +111,14 @@ export class CachedGeocoder implements ReverseGeocoder {
     if (cached.expiresAt <= this.now()) return undefined;
     this.entries.set(key, cached);
     return cached.value;
+  }
+
+  /** Caches an answer of the inner geocoder and returns it. */
+  private keep(key: string, value: GeocodedPlace | null): GeocodedPlace | null {
+    // Every caller of this key gets the same object from now on; frozen, so none can change it for the others.
+    if (value !== null) Object.freeze(value);
+    this.store(key, value);
+    return value;
   }
 
   private store(key: string, value: GeocodedPlace | null): void {

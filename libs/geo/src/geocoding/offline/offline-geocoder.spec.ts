@@ -134,6 +134,22 @@ describe('OfflineGeocoder rules, on a hand-made table', () => {
     await expect(geocoder.reverse(52.1, 14.1)).resolves.toEqual({ address: '52.10000, 14.10000' });
   });
 
+  it('peeks nothing before the dataset is loaded, then answers at once what reverse answers', async () => {
+    const geocoder = new OfflineGeocoder({ loadPlaces: () => Promise.resolve(places) });
+    expect(geocoder.peek(52.0, 13.12)).toBeUndefined();
+    await geocoder.load();
+    for (const [lat, lng] of [
+      [52.0, 13.12],
+      [52.0, 13.095],
+      [52.1, 14.1],
+      [-40, 100],
+    ]) {
+      expect(geocoder.peek(lat, lng)).toEqual(await geocoder.reverse(lat, lng));
+    }
+    expect(geocoder.peek(52.0, 13.12)).toMatchObject({ address: 'Bigcity, Germany' });
+    expect(geocoder.peek(91, 0)).toBeNull();
+  });
+
   it('loads once for concurrent first lookups', async () => {
     const loadPlaces = jest.fn(() => Promise.resolve(places));
     const geocoder = new OfflineGeocoder({ loadPlaces });

@@ -39,6 +39,8 @@ export class OfflineGeocoder implements ReverseGeocoder {
   private readonly maxDistanceM: number;
   private readonly loadPlaces: () => Promise<PlaceTable>;
   private loading?: Promise<LoadedPlaces>;
+  /** The dataset once a load has succeeded, for `peek`. */
+  private loaded?: LoadedPlaces;
 
   constructor(private readonly options: OfflineGeocoderOptions = {}) {
     this.maxDistanceM = options.maxDistanceM ?? 200_000;
@@ -63,6 +65,19 @@ export class OfflineGeocoder implements ReverseGeocoder {
       reportError(this.options.onError, failure, { lat, lng });
       return null;
     }
+    return this.lookup(places, lat, lng);
+  }
+
+  /**
+   * The answer at once once the dataset is loaded (a lookup takes microseconds, so there is no reason
+   * to go through a promise); undefined before, when only `reverse` (which starts the load) can tell.
+   */
+  peek(lat: number, lng: number): GeocodedPlace | null | undefined {
+    if (!isValidCoordinate(lat, lng)) return null;
+    return this.loaded === undefined ? undefined : this.lookup(this.loaded, lat, lng);
+  }
+
+  private lookup(places: LoadedPlaces, lat: number, lng: number): GeocodedPlace {
     const inside = placeContaining(places, lat, lng);
     if (inside !== undefined) return describe(places.table, inside, lat, lng, 'in');
     const nearest = places.index.nearest(lat, lng);
@@ -75,10 +90,11 @@ export class OfflineGeocoder implements ReverseGeocoder {
   /** One load shared by concurrent first callers; a failed load is forgotten so that a later call retries. */
   private places(): Promise<LoadedPlaces> {
     if (this.loading === undefined) {
-      const loading = this.loadPlaces().then((table) => ({
-        table,
-        index: PlaceIndex.build(table.size, (row) => ({ lat: table.lat(row), lng: table.lng(row) })),
-      }));
+      const loading = this.loadPlaces().then((table) => {
+        const index = PlaceIndex.build(table.size, (row) => ({ lat: table.lat(row), lng: table.lng(row) }));
+        this.loaded = { table, index };
+        return this.loaded;
+      });
       loading.catch(() => {
         if (this.loading === loading) this.loading = undefined;
       });
