@@ -23,7 +23,7 @@ import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
 import { KafkaEventPublisher } from '@fleet/platform';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
-import { closedLoop, HttpClient } from '../common/http-load';
+import { closedLoop, HttpClient, RawHttpClient } from '../common/http-load';
 import {
   createBenchDatabase,
   deleteNamespaceTopics,
@@ -156,14 +156,12 @@ async function main(): Promise<void> {
       });
       return response.status;
     };
-    const deviceClient = new HttpClient(ingest.deviceUrl, TRACKERS);
-    const sendSingle = async () => {
+    const deviceClient = new RawHttpClient(ingest.deviceUrl);
+    const sendSingle = () => {
       const fix = nextFix();
-      const response = await deviceClient.send(
-        'GET',
+      return deviceClient.get(
         `/?id=${imeiOf(fix.vehicle)}&timestamp=${fix.t}&lat=${fix.lat}&lon=${fix.lon}&speed=22.7&bearing=90&ignition=true&sat=9`,
       );
-      return response.status;
     };
     if (WARMUP_SECONDS > 0) {
       // Both shapes of load: the broker's JIT compiles the paths of small produce and fetch requests
