@@ -49,10 +49,16 @@ export class HttpClient {
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
+/** What a RawHttpClient reads of an answer. */
+export interface RawAnswer {
+  status: number;
+  bodyBytes: number;
+}
+
 /** One keep-alive connection of a RawHttpClient, answering one request at a time. */
 class RawConnection {
   private pending: Buffer = Buffer.alloc(0);
-  private waiting?: { resolve: (status: number) => void; reject: (error: Error) => void };
+  private waiting?: { resolve: (answer: RawAnswer) => void; reject: (error: Error) => void };
   readonly closed: Promise<void>;
 
   constructor(readonly socket: Socket) {
@@ -63,7 +69,8 @@ class RawConnection {
     socket.on('close', () => this.fail(new Error('connection closed')));
   }
 
-  request(text: string): Promise<number> {
+  request(text: string): Promise<RawAnswer> {
+    if (this.socket.destroyed) return Promise.reject(new Error('connection closed'));
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
       this.socket.write(text);
@@ -77,14 +84,15 @@ class RawConnection {
     const head = this.pending.toString('latin1', 0, headerEnd);
     const length = /\r\ncontent-length: *(\d+)/i.exec(head);
     if (!length) return this.fail(new Error(`a response without content-length: ${head.split('\r\n')[0]}`));
-    const total = headerEnd + HEADER_END.length + Number(length[1]);
+    const bodyBytes = Number(length[1]);
+    const total = headerEnd + HEADER_END.length + bodyBytes;
     if (this.pending.length < total) return;
     if (this.pending.length > total) return this.fail(new Error('more bytes than one response'));
     this.pending = Buffer.alloc(0);
     const { resolve } = this.waiting;
     this.waiting = undefined;
     if (/\r\nconnection: *close/i.test(head)) this.socket.destroy();
-    resolve(Number(head.slice(9, 12)));
+    resolve({ status: Number(head.slice(9, 12)), bodyBytes });
   }
 
   private fail(error: Error): void {
@@ -97,9 +105,10 @@ class RawConnection {
 
 /**
  * GET requests over keep-alive sockets, written and parsed by hand: each answer is read only as far
- * as its status and length. The single-report phase of bench/ingest sends ~3,000 requests/s, and
- * node:http's client took a third of a core doing it, from the two cores the system under test has.
- * Only for servers that answer with a content-length (Fastify does).
+ * as its status and length, its body never decoded. The single-report phase of bench/ingest sends
+ * ~3,000 requests/s, and node:http's client took a third of a core doing it, from the two cores the
+ * system under test has. Only for servers that answer with a content-length (Fastify and node:http
+ * do for the bodies the benches get).
  */
 export class RawHttpClient {
   private readonly idle: RawConnection[] = [];
@@ -113,12 +122,16 @@ export class RawHttpClient {
     this.port = Number(url.port);
   }
 
-  /** The response's status code. */
-  async get(path: string): Promise<number> {
-    const connection = this.idle.pop() ?? (await this.open());
-    const status = await connection.request(`GET ${path} HTTP/1.1\r\nhost: ${this.host}\r\n\r\n`);
+  async get(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+    // A server closes idle keep-alive connections (Node's after 5 s): never reuse one it closed.
+    let connection = this.idle.pop();
+    while (connection?.socket.destroyed) connection = this.idle.pop();
+    connection ??= await this.open();
+    let text = `GET ${path} HTTP/1.1\r\nhost: ${this.host}\r\n`;
+    for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
+    const answer = await connection.request(`${text}\r\n`);
     if (!connection.socket.destroyed) this.idle.push(connection);
-    return status;
+    return answer;
   }
 
   close(): void {

@@ -157,11 +157,12 @@ async function main(): Promise<void> {
       return response.status;
     };
     const deviceClient = new RawHttpClient(ingest.deviceUrl);
-    const sendSingle = () => {
+    const sendSingle = async () => {
       const fix = nextFix();
-      return deviceClient.get(
+      const answer = await deviceClient.get(
         `/?id=${imeiOf(fix.vehicle)}&timestamp=${fix.t}&lat=${fix.lat}&lon=${fix.lon}&speed=22.7&bearing=90&ignition=true&sat=9`,
       );
+      return answer.status;
     };
     if (WARMUP_SECONDS > 0) {
       // Both shapes of load: the broker's JIT compiles the paths of small produce and fetch requests
