@@ -1,7 +1,12 @@
 export * from './messaging/topic';
 export * from './messaging/codec';
 export * from './events/position-reported.v1';
-export { checkReadings } from './events/position-reported.check';
+export {
+  checkReadings,
+  isLatitudeValue,
+  isLongitudeValue,
+  isStrictInstant,
+} from './events/position-reported.check';
 export * from './events/vehicle-snapshot.v1';
 export * from './events/company-snapshot.v1';
 export * from './topics';

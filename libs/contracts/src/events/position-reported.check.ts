@@ -39,7 +39,7 @@ const CANONICAL_INSTANT = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * through Date is a real date and time, which the general check would accept too (at about a tenth of
  * the cost). Anything else gets the general check, so the answers stay the same.
  */
-const instant: Check = (value) => {
+export const isStrictInstant: Check = (value) => {
   if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) {
     const time = Date.parse(value);
     if (Number.isFinite(time) && new Date(time).toISOString() === value) return true;
@@ -59,6 +59,11 @@ const coordinate =
       ? true
       : general(value as string);
 
+/** isLatitude, with the fast path for numbers. */
+export const isLatitudeValue = coordinate(90, isLatitude);
+/** isLongitude, with the fast path for numbers. */
+export const isLongitudeValue = coordinate(180, isLongitude);
+
 /**
  * The decorators of PositionReportedV1, as plain predicates (the same class-validator functions the
  * decorators call). The position topic carries thousands of events a second, and class-validator's
@@ -69,10 +74,10 @@ const required: Record<string, Check> = {
   eventId: (value) => isUUID(value),
   vehicleId: intBetween(1),
   imei: (value) => isString(value),
-  fixTime: instant,
-  receivedAt: instant,
-  lat: coordinate(90, isLatitude),
-  lng: coordinate(180, isLongitude),
+  fixTime: isStrictInstant,
+  receivedAt: isStrictInstant,
+  lat: isLatitudeValue,
+  lng: isLongitudeValue,
 };
 
 const optional: Record<string, Check> = {

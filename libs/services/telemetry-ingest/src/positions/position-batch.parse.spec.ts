@@ -16,9 +16,18 @@ const good = {
 
 const variants: Record<string, unknown[]> = {
   deviceId: ['', 'x'.repeat(65), 5, undefined],
-  timestamp: ['2026-03-01', 'soon', 1700000000, undefined],
-  lat: [91, '52.5', null, undefined],
-  lon: [-181, '13', undefined],
+  timestamp: [
+    '2026-03-01',
+    'soon',
+    1700000000,
+    undefined,
+    '2026-03-01T10:00:00.000Z',
+    '2026-02-30T10:00:00.000Z',
+    '2024-02-29T23:59:59.999Z',
+    '0999-03-01T10:00:00.000Z',
+  ],
+  lat: [91, '52.5', null, undefined, -90, 1e-7, 0, -0.5],
+  lon: [-181, '13', undefined, 180, -1e-7, Infinity, NaN],
   speedKmh: [-1, '50', null],
   course: [360, 1.5],
   fuelLevel: [101, 'full'],

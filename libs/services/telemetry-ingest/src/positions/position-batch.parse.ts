@@ -1,6 +1,12 @@
-import { checkReadings, PositionReadingsV1 } from '@fleet/contracts';
+import {
+  checkReadings,
+  isLatitudeValue,
+  isLongitudeValue,
+  isStrictInstant,
+  PositionReadingsV1,
+} from '@fleet/contracts';
 import { ApiException } from '@fleet/errors';
-import { isISO8601, isLatitude, isLongitude, isNumber } from 'class-validator';
+import { isNumber } from 'class-validator';
 import { NormalizedReport } from './position-intake.service';
 import { MAX_POSITIONS_PER_BATCH } from './position-batch.dto';
 
@@ -31,11 +37,11 @@ export function parseBatch(body: unknown): NormalizedReport[] {
     if (typeof deviceId !== 'string' || deviceId.length < 1 || deviceId.length > 64) {
       problems.push(`${path}deviceId: must be a string of 1 to 64 characters`);
     }
-    if (!isISO8601(timestamp, { strict: true }))
-      problems.push(`${path}timestamp: must be an ISO 8601 date-time`);
-    if (!isNumber(lat) || !isLatitude(lat as unknown as string))
-      problems.push(`${path}lat: must be a number from -90 to 90`);
-    if (!isNumber(lon) || !isLongitude(lon as unknown as string))
+    // The event check's predicates: the same answers as isISO8601 (strict), isLatitude and isLongitude,
+    // with fast paths for canonical instants and numbers in range.
+    if (!isStrictInstant(timestamp)) problems.push(`${path}timestamp: must be an ISO 8601 date-time`);
+    if (!isNumber(lat) || !isLatitudeValue(lat)) problems.push(`${path}lat: must be a number from -90 to 90`);
+    if (!isNumber(lon) || !isLongitudeValue(lon))
       problems.push(`${path}lon: must be a number from -180 to 180`);
     const readings: Record<string, unknown> = {};
     checkReadings(plain, problems, readings, path);
