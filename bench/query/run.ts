@@ -40,6 +40,8 @@ import { CpuMeter } from '../common/cpu-meter';
 const SECONDS = numberFlag('seconds', 10);
 const CONCURRENCY = numberFlag('concurrency', 16);
 const WARMUP_SECONDS = numberFlag('warmup', 10);
+/** Processes per side (query-api replicas, bare servers), requests spread round robin. */
+const REPLICAS = numberFlag('replicas', 1);
 const TARGET = { throughputRatio: 0.6, p99Ms: 50 };
 const SMALL_FLEET = { companyId: 1, vehicles: 1_000 };
 const LARGE_FLEET = { companyId: 2, vehicles: 100_000 };
@@ -82,6 +84,23 @@ async function seedFleet(pool: Pool, companyId: number, first: number, count: nu
   );
 }
 
+/** Spreads requests over several servers' clients, one after the other. */
+class RoundRobin {
+  private next = 0;
+
+  constructor(private readonly clients: RawHttpClient[]) {}
+
+  get(path: string, headers?: Record<string, string>): Promise<RawAnswer> {
+    const client = this.clients[this.next];
+    this.next = (this.next + 1) % this.clients.length;
+    return client.get(path, headers);
+  }
+
+  close(): void {
+    for (const client of this.clients) client.close();
+  }
+}
+
 async function main(): Promise<void> {
   const calibration = calibrate();
   const kafka = ensureKafka();
@@ -106,10 +125,10 @@ async function main(): Promise<void> {
   }).producer({
     idempotent: true,
   });
-  let queryApi: ServiceProcess | undefined;
-  let bare: ReturnType<typeof spawn> | undefined;
+  const queryApis: ServiceProcess[] = [];
+  const bares: ReturnType<typeof spawn>[] = [];
   try {
-    queryApi = await ServiceProcess.start('query-api', env);
+    for (let i = 0; i < REPLICAS; i++) queryApis.push(await ServiceProcess.start('query-api', env));
     await producer.connect();
     await new KafkaEventPublisher(producer, namespace).publish(
       Topics.companySnapshots,
@@ -123,27 +142,32 @@ async function main(): Promise<void> {
     await seedFleet(pool, LARGE_FLEET.companyId, 10_001, LARGE_FLEET.vehicles);
     await pool.query('ANALYZE query.vehicles; ANALYZE query.vehicle_companies; ANALYZE query.last_positions');
 
-    const barePort = await freePort();
-    bare = spawn(
-      process.execPath,
-      [
-        '-r',
-        'ts-node/register',
-        '-r',
-        join(repoRoot, 'scripts/runtime-aliases.cjs'),
-        join(__dirname, 'bare-server.ts'),
-      ],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          TS_NODE_TRANSPILE_ONLY: '1',
-          DATABASE_URL: database.url,
-          PORT: String(barePort),
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    const barePorts: number[] = [];
+    for (let i = 0; i < REPLICAS; i++) barePorts.push(await freePort());
+    for (const barePort of barePorts) {
+      bares.push(
+        spawn(
+          process.execPath,
+          [
+            '-r',
+            'ts-node/register',
+            '-r',
+            join(repoRoot, 'scripts/runtime-aliases.cjs'),
+            join(__dirname, 'bare-server.ts'),
+          ],
+          {
+            cwd: repoRoot,
+            env: {
+              ...process.env,
+              TS_NODE_TRANSPILE_ONLY: '1',
+              DATABASE_URL: database.url,
+              PORT: String(barePort),
+            },
+            stdio: ['ignore', 'ignore', 'inherit'],
+          },
+        ),
+      );
+    }
     const token = sign(
       { sub: 'apikey:1', UserId: '0', CompanyId: String(SMALL_FLEET.companyId), TimeZone: 'Europe/Berlin' },
       secret,
@@ -154,18 +178,24 @@ async function main(): Promise<void> {
       secret,
       { algorithm: 'HS256', expiresIn: 3600 },
     );
-    const service = new HttpClient(queryApi.baseUrl, CONCURRENCY);
-    const bareClient = new HttpClient(`http://127.0.0.1:${barePort}`, CONCURRENCY);
-    // Both sides answer before measuring (the company projection has arrived, the bare server listens).
-    for (;;) {
-      const probe = await service
-        .send('GET', `/v2/api/companies/${LARGE_FLEET.companyId}/vehicles/nearest?num=1`, undefined, {
-          authorization: `Bearer ${largeToken}`,
-        })
-        .catch(() => ({ status: 0 }));
-      const bareProbe = await bareClient.send('GET', '/last-position').catch(() => ({ status: 0 }));
-      if (probe.status === 200 && bareProbe.status === 200) break;
-      await sleep(250);
+    const serviceUrls = queryApis.map((api) => api.baseUrl);
+    const bareUrls = barePorts.map((port) => `http://127.0.0.1:${port}`);
+    // Every process answers before measuring (the company projection has arrived, the bare server listens).
+    for (const url of [...serviceUrls, ...bareUrls]) {
+      const probe = new HttpClient(url, 1);
+      const path = bareUrls.includes(url)
+        ? '/last-position'
+        : `/v2/api/companies/${LARGE_FLEET.companyId}/vehicles/nearest?num=1`;
+      while (
+        (
+          await probe
+            .send('GET', path, undefined, { authorization: `Bearer ${largeToken}` })
+            .catch(() => ({ status: 0 }))
+        ).status !== 200
+      ) {
+        await sleep(250);
+      }
+      probe.close();
     }
 
     const randomPoint = () =>
@@ -173,8 +203,8 @@ async function main(): Promise<void> {
     const lastPositionPage = () => 1 + Math.floor(Math.random() * 20);
     // Closed loops through hand-parsed keep-alive clients (bench/common/http-load), the same for both
     // servers: node:http's client spent more of the shared cores on the service's larger bodies.
-    const serviceLoad = new RawHttpClient(queryApi.baseUrl);
-    const bareLoad = new RawHttpClient(`http://127.0.0.1:${barePort}`);
+    const serviceLoad = new RoundRobin(serviceUrls.map((url) => new RawHttpClient(url)));
+    const bareLoad = new RoundRobin(bareUrls.map((url) => new RawHttpClient(url)));
     // The size of each scenario's last response body: the service's records are fuller than the bare rows.
     const responseBytes: Record<string, number> = {};
     const sized = async (name: string, answer: Promise<RawAnswer>) => {
@@ -216,10 +246,9 @@ async function main(): Promise<void> {
           sized('nearestBare', bareLoad.get(`/nearest?company=2&${randomPoint()}&num=10&pageSize=10`)),
       },
     };
-    const api = queryApi;
     const cpu = new CpuMeter({
-      'query-api': { pids: () => [api.pid] },
-      bare: { pids: () => (bare?.pid ? [bare.pid] : []) },
+      'query-api': { pids: () => queryApis.map((api) => api.pid) },
+      bare: { pids: () => bares.flatMap((bare) => (bare.pid ? [bare.pid] : [])) },
       postgres: { command: 'postgres' },
       redis: { command: 'redis-server' },
       kafka: { pids: kafka.pids },
@@ -234,8 +263,6 @@ async function main(): Promise<void> {
       results[name] = await closedLoop(CONCURRENCY, SECONDS * 1000, scenario.run);
       cpuOf[name] = cpuOfScenario();
     }
-    service.close();
-    bareClient.close();
     serviceLoad.close();
     bareLoad.close();
 
@@ -271,6 +298,7 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         concurrency: CONCURRENCY,
         warmupSeconds: WARMUP_SECONDS,
+        processesPerSide: REPLICAS,
         rateLimit: env.RATE_LIMIT_DEFAULT,
         rateLimitStore: 'redis',
         lastPosition: `company of ${SMALL_FLEET.vehicles} vehicles, random page of 50`,
@@ -278,15 +306,15 @@ async function main(): Promise<void> {
       },
       lastPosition: compare('lastPosition'),
       nearest: compare('nearest'),
-      peakRssMb: { 'query-api': queryApi.peakRssMb() },
+      peakRssMb: { 'query-api': Math.max(...queryApis.map((api) => api.peakRssMb())) },
       targets: TARGET,
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
-    bare?.kill('SIGTERM');
+    for (const bare of bares) bare.kill('SIGTERM');
     await producer.disconnect().catch(() => undefined);
     await pool.end();
-    await queryApi?.stop();
+    for (const api of queryApis) await api.stop();
     await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
     await deleteNamespaceTopics(kafka.brokers, namespace);
     kafka.stop();
