@@ -64,7 +64,8 @@ describe('edge rules', () => {
 
 describe('image (docker/Dockerfile)', () => {
   it('runs every service with the node options the benchmarks measured', () => {
-    expect(read('docker/Dockerfile')).toContain(`ENV NODE_OPTIONS=${serviceNodeOptions}\n`);
+    // Quoted: the options are separated by a space, which would end an unquoted ENV value.
+    expect(read('docker/Dockerfile')).toContain(`ENV NODE_OPTIONS="${serviceNodeOptions}"\n`);
   });
 });
 
