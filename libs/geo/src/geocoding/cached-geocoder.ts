@@ -1,4 +1,5 @@
 import { GeocodedPlace, ReverseGeocoder } from './geocoder';
+import { LruMap } from './lru';
 
 export interface CachedGeocoderOptions {
   /** Least recently used answers are dropped beyond this many. Default 10,000. */
@@ -30,24 +31,23 @@ interface Entry {
  * Concurrent lookups of one key share a single inner call.
  */
 export class CachedGeocoder implements ReverseGeocoder {
-  private readonly maxEntries: number;
   private readonly scale: number;
   private readonly ttlMs: number;
   private readonly nullTtlMs: number;
   private readonly now: () => number;
-  /** A Map iterates in insertion order: re-inserting on every hit keeps the least recent first. */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LruMap<string, Entry>;
   private readonly inFlight = new Map<string, Promise<GeocodedPlace | null>>();
 
   constructor(
     private readonly inner: ReverseGeocoder,
     options: CachedGeocoderOptions = {},
   ) {
-    this.maxEntries = options.maxEntries ?? 10_000;
+    const maxEntries = options.maxEntries ?? 10_000;
     const decimals = options.precisionDecimals ?? 4;
-    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new RangeError(`maxEntries must be a positive integer, got ${this.maxEntries}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
     }
+    this.entries = new LruMap(maxEntries);
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 10) {
       throw new RangeError(`precisionDecimals must be an integer from 0 to 10, got ${decimals}`);
     }
@@ -103,14 +103,13 @@ export class CachedGeocoder implements ReverseGeocoder {
     return `${latUnits},${lngUnits}`;
   }
 
-  /** A fresh cached answer, moved to the most recent end; an expired one is dropped. */
+  /** A fresh cached answer, now the most recently used; an expired one is dropped. */
   private fresh(key: string): GeocodedPlace | null | undefined {
     const cached = this.entries.get(key);
     if (cached === undefined) return undefined;
+    if (cached.expiresAt > this.now()) return cached.value;
     this.entries.delete(key);
-    if (cached.expiresAt <= this.now()) return undefined;
-    this.entries.set(key, cached);
-    return cached.value;
+    return undefined;
   }
 
   /** Caches an answer of the inner geocoder and returns it. */
@@ -125,9 +124,5 @@ export class CachedGeocoder implements ReverseGeocoder {
     const ttl = value === null ? this.nullTtlMs : this.ttlMs;
     if (ttl <= 0) return;
     this.entries.set(key, { value, expiresAt: this.now() + ttl });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
   }
 }
