@@ -1,6 +1,7 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { DatabaseConfig } from '../config/service-config';
 import { outboxEntity, outboxMigration } from './outbox/outbox.schema';
+import { fastTimestampTypes } from './timestamp-parser';
 
 /**
  * The tables one service owns: a PostgreSQL schema of its own, its entities and its migrations
@@ -44,7 +45,7 @@ export function dataSourceOptions(
     migrationsRun: false,
     synchronize: false,
     applicationName,
-    extra: { max: database.poolSize, connectionTimeoutMillis: 5_000 },
+    extra: { max: database.poolSize, connectionTimeoutMillis: 5_000, types: fastTimestampTypes },
   };
 }
 
