@@ -4,7 +4,7 @@ import { AddressResolver } from '../geocoding/address-resolver';
 import { motionFactsOf, replayMotionFacts } from './motion-facts';
 import { StoredPosition } from '../positions/position-reader';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
-import { DEFAULT_DATE_FORMAT, PositionView, ViewContext } from './position-view';
+import { DEFAULT_DATE_FORMAT, MotionFacts, PositionView, ViewContext } from './position-view';
 
 /** Turns stored positions into what the V1 and V2 records are built from: addresses and motion facts added. */
 @Injectable()
@@ -26,17 +26,33 @@ export class PositionViews {
   /** Last positions: each carries the motion state the projection stored with it. */
   async ofLastPositions(rows: readonly StoredPosition[]): Promise<PositionView[]> {
     const addresses = await this.addresses.addressesOf(rows);
-    return rows.map((row, index) => ({
-      ...row,
-      motion: motionFactsOf(row.motion),
-      address: addresses[index],
-    }));
+    return rows.map((row, index) => viewOf(row, motionFactsOf(row.motion), addresses[index]));
   }
 
   /** History of one vehicle, oldest first: motion facts replayed along the returned positions. */
   async ofHistory(rows: readonly StoredPosition[]): Promise<PositionView[]> {
     const facts = replayMotionFacts(rows, this.config.trips);
     const addresses = await this.addresses.addressesOf(rows);
-    return rows.map((row, index) => ({ ...row, motion: facts[index], address: addresses[index] }));
+    return rows.map((row, index) => viewOf(row, facts[index], addresses[index]));
   }
+}
+
+/**
+ * Field by field rather than `{ ...row, motion, address }`: a spread copies generically, and it was
+ * as costly as building the V2 record itself (docs/performance.md).
+ */
+function viewOf(row: StoredPosition, motion: MotionFacts, address: string | null): PositionView {
+  return {
+    vehicle: row.vehicle,
+    fixTime: row.fixTime,
+    lat: row.lat,
+    lng: row.lng,
+    speedKmh: row.speedKmh,
+    course: row.course,
+    ignition: row.ignition,
+    readings: row.readings,
+    motion,
+    lastSeenAt: row.lastSeenAt,
+    address,
+  };
 }
