@@ -1,7 +1,8 @@
 /**
  * The "bare" comparison of bench/query: node:http and a pg pool running the very same SQL as
- * query-api (its PositionReader, fed a pool instead of TypeORM), with no framework, no token check,
- * no rate limit and no record mapping. Run as its own process by run.ts.
+ * query-api (its PositionReader, fed a pool instead of TypeORM, so the same statements are
+ * prepared), with no framework, no token check, no rate limit and no record mapping. Run as its own
+ * process by run.ts.
  */
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
@@ -12,8 +13,10 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
+// What PositionReader uses of a TypeORM DataSource: unnamed queries, and its pool for prepared statements.
 const reader = new PositionReader({
   query: async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows,
+  driver: { master: pool },
 } as unknown as DataSource);
 
 const server = createServer((request, response) => {
