@@ -43,6 +43,8 @@ const WARMUP_SECONDS = numberFlag('warmup', 10);
 /** Processes per side (query-api replicas, bare servers), requests spread round robin. */
 const REPLICAS = numberFlag('replicas', 1);
 const TARGET = { throughputRatio: 0.6, p99Ms: 50 };
+/** How long each server may take to answer its first request (projection caught up, listening). */
+const READY_TIMEOUT_MS = 60_000;
 const SMALL_FLEET = { companyId: 1, vehicles: 1_000 };
 const LARGE_FLEET = { companyId: 2, vehicles: 100_000 };
 
@@ -186,14 +188,17 @@ async function main(): Promise<void> {
       const path = bareUrls.includes(url)
         ? '/last-position'
         : `/v2/api/companies/${LARGE_FLEET.companyId}/vehicles/nearest?num=1`;
-      while (
-        (
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      for (let status = 0; status !== 200;) {
+        if (Date.now() > deadline) {
+          throw new Error(`${url}${path} gave no 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${status})`);
+        }
+        status = (
           await probe
             .send('GET', path, undefined, { authorization: `Bearer ${largeToken}` })
             .catch(() => ({ status: 0 }))
-        ).status !== 200
-      ) {
-        await sleep(250);
+        ).status;
+        if (status !== 200) await sleep(250);
       }
       probe.close();
     }
