@@ -2,12 +2,16 @@
  * The "bare" comparison of bench/query: node:http and a pg pool running the very same SQL as
  * query-api (its PositionReader, fed a pool instead of TypeORM, so the same statements are
  * prepared), with no framework, no token check, no rate limit and no record mapping. Run as its own
- * process by run.ts.
+ * process by run.ts, with the services' node options and V8 flags.
  */
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { PositionReader } from '../../libs/services/query-api/src/positions/position-reader';
+import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
+
+// The same runtime as the service it is compared with (run.ts passes the same node options).
+applyServiceV8Flags();
 
 const pool = new Pool({
   connectionString: process.env.DATABASE_URL,

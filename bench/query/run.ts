@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { CompanySnapshotV1, Topics } from '@fleet/contracts';
+import { CompanySnapshotV1, serviceNodeOptions, Topics } from '@fleet/contracts';
 import { KafkaEventPublisher } from '@fleet/platform';
 import { sign } from 'jsonwebtoken';
 import { Kafka, logLevel } from 'kafkajs';
@@ -151,6 +151,8 @@ async function main(): Promise<void> {
         spawn(
           process.execPath,
           [
+            // The services' node options; bare-server.ts sets their V8 flags too.
+            ...serviceNodeOptions.split(' '),
             '-r',
             'ts-node/register',
             '-r',

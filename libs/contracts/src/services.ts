@@ -41,5 +41,7 @@ export const defaultDevicePort = 5055;
  *   for the broker's acknowledgement, long enough to outlive two scavenges at 16 MB and be promoted,
  *   and old-generation marking then took much of telemetry-ingest's CPU. The batch endpoint went from
  *   9,873-11,733 to 14,343-14,595 positions/s end to end; peak RSS rose to 209-214 MB.
+ * V8 flags Node refuses in NODE_OPTIONS are set by each process itself (`serviceV8Flags` in
+ * @fleet/platform).
  */
 export const serviceNodeOptions = '--max-old-space-size=256 --max-semi-space-size=32';

@@ -36,3 +36,4 @@ export * from './auth/request-pipeline.guard';
 export * from './http/pagination';
 export * from './rate-limit/rate-limiter.module';
 export * from './http/openapi';
+export * from './runtime/v8-flags';

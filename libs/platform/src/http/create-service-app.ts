@@ -17,6 +17,7 @@ import { ServiceConfig } from '../config/service-config';
 import { installJsonLogging, requestContext } from '../logging/logger';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
+import { applyServiceV8Flags } from '../runtime/v8-flags';
 import { serveOpenApiDocument } from './openapi';
 import { createValidationPipe } from './validation';
 
@@ -101,6 +102,7 @@ export async function createServiceApp(
   modules: (Type | DynamicModule)[],
   options: ServiceAppOptions = {},
 ): Promise<NestFastifyApplication> {
+  applyServiceV8Flags();
   const rootLogger = installJsonLogging(config.service, config.log.level);
 
   @Module({ imports: [PlatformModule.forRoot(config), ...modules] })
