@@ -9,8 +9,9 @@ import { setFlagsFromString } from 'node:v8';
  * under load always has requests in flight when a scavenge runs, so the sites that build rows,
  * dates and records looked long-lived and were pretenured, though each object dies with its
  * request. query-api then promoted ~1.8 MB per scavenge, paused 5–9 ms per scavenge and ran a
- * mark-compact every second; without pretenuring it promotes 10–45 KB, pauses about 1 ms, and its
- * last-position p99 went from 49–62 to 37–41 ms (docs/performance.md).
+ * mark-compact every second. Without pretenuring it promotes 10–45 KB per scavenge and pauses about
+ * 1 ms; bench:query's last-position p99 was 34–49 ms in four runs of five, against 49–62 ms before
+ * (docs/performance.md).
  */
 export const serviceV8Flags = ['--no-allocation-site-pretenuring'] as const;
 
