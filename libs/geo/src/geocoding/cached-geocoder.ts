@@ -68,21 +68,16 @@ export class CachedGeocoder implements ReverseGeocoder {
    * answer. Undefined when only `reverse` can tell.
    */
   peek(lat: number, lng: number): GeocodedPlace | null | undefined {
-    const latUnits = Math.round(lat * this.scale);
-    const lngUnits = Math.round(lng * this.scale);
-    const key = this.keyOf(latUnits, lngUnits);
-    const cached = this.fresh(key);
+    const point = this.rounded(lat, lng);
+    const cached = this.fresh(point.key);
     if (cached !== undefined || this.inner.peek === undefined) return cached;
-    const value = this.inner.peek(latUnits / this.scale + 0, lngUnits / this.scale + 0);
+    const value = this.inner.peek(point.lat, point.lng);
     if (value === undefined) return undefined;
-    return this.keep(key, value);
+    return this.keep(point.key, value);
   }
 
   reverse(lat: number, lng: number): Promise<GeocodedPlace | null> {
-    // Integers in units of the precision: an exact key, and -0 prints as "0".
-    const latUnits = Math.round(lat * this.scale);
-    const lngUnits = Math.round(lng * this.scale);
-    const key = this.keyOf(latUnits, lngUnits);
+    const { key, lat: roundedLat, lng: roundedLng } = this.rounded(lat, lng);
 
     const cached = this.fresh(key);
     if (cached !== undefined) return Promise.resolve(cached);
@@ -91,16 +86,24 @@ export class CachedGeocoder implements ReverseGeocoder {
     if (pending !== undefined) return pending;
 
     const lookup = this.inner
-      // `+ 0` turns -0 into 0: the key treats them as one, so the inner geocoder sees one too.
-      .reverse(latUnits / this.scale + 0, lngUnits / this.scale + 0)
+      .reverse(roundedLat, roundedLng)
       .then((value) => this.keep(key, value))
       .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
     return lookup;
   }
 
-  private keyOf(latUnits: number, lngUnits: number): string {
-    return `${latUnits},${lngUnits}`;
+  /** The coordinate rounded to the precision, which is what the inner geocoder is asked, and its key. */
+  private rounded(lat: number, lng: number): { key: string; lat: number; lng: number } {
+    // Integers in units of the precision: an exact key, and -0 prints as "0".
+    const latUnits = Math.round(lat * this.scale);
+    const lngUnits = Math.round(lng * this.scale);
+    return {
+      key: `${latUnits},${lngUnits}`,
+      // `+ 0` turns -0 into 0: the key treats them as one, so the inner geocoder sees one too.
+      lat: latUnits / this.scale + 0,
+      lng: lngUnits / this.scale + 0,
+    };
   }
 
   /** A fresh cached answer, now the most recently used; an expired one is dropped. */
