@@ -4,6 +4,7 @@ import { CreateVehicleRegistry1763900000000 } from './migrations/1763900000000-c
 import { PartitionPositionHistory1764000000000 } from './migrations/1764000000000-partition-position-history';
 import { NearestIndex1764100000000 } from './migrations/1764100000000-nearest-index';
 import { AnchoredNearestIndex1764200000000 } from './migrations/1764200000000-anchored-nearest-index';
+import { ReportedMappings1764300000000 } from './migrations/1764300000000-reported-mappings';
 import { LastPosition, Position, TripRecord } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
 import { Vehicle, VehicleCompany } from './vehicles/vehicle.entity';
@@ -20,6 +21,7 @@ export const querySchema: ServiceSchema = {
     PartitionPositionHistory1764000000000,
     NearestIndex1764100000000,
     AnchoredNearestIndex1764200000000,
+    ReportedMappings1764300000000,
   ],
   outbox: true,
 };

@@ -82,7 +82,28 @@ export class PositionProjection {
         updates.push(update);
       }
       await this.writeLastPositions(manager, updates);
+      const firstReports = vehicleIds.filter((vehicleId) => !stored.has(vehicleId));
+      if (firstReports.length) await this.markReported(manager, firstReports);
     });
+  }
+
+  /**
+   * Marks the company mappings of vehicles that just got their first last position as `reported`
+   * (what a company's last-position pages and totals read). A mapping made at the same time must not
+   * be missed: replaceVehicleCompanies changes mappings holding the vehicle's row lock (FOR UPDATE),
+   * which conflicts with the FOR KEY SHARE taken here. If the registry got there first, this waits for
+   * its commit, and the UPDATE, a new statement with a new snapshot, sees the new mappings. If this got
+   * there first, the registry waits for this commit and finds the last position itself. One statement
+   * could not do both: its snapshot would predate the wait.
+   */
+  private async markReported(manager: EntityManager, vehicleIds: number[]): Promise<void> {
+    await manager.query('SELECT id FROM query.vehicles WHERE id = ANY($1::int[]) ORDER BY id FOR KEY SHARE', [
+      vehicleIds,
+    ]);
+    await manager.query(
+      'UPDATE query.vehicle_companies SET reported = true WHERE vehicle_id = ANY($1::int[]) AND NOT reported',
+      [vehicleIds],
+    );
   }
 
   /** The vehicle's new last position and motion state (pure: no I/O). */

@@ -116,20 +116,15 @@ export class PositionReader {
     allow: number[] | null,
     slice: Slice,
   ): Promise<Counted<StoredPosition>> {
-    // The page is cut from the mapping index first, so only its rows are joined; the count probes
-    // last positions by primary key. Both stay cheap for large companies.
-    // LATERAL ... LIMIT 1 keeps "has reported" a primary-key probe per mapped vehicle (an EXISTS was
-    // planned as a scan of every last position).
-    const text = `WITH reporting AS (
-         SELECT vc.vehicle_id FROM query.vehicle_companies vc
-          CROSS JOIN LATERAL (SELECT 1 FROM query.last_positions p WHERE p.vehicle_id = vc.vehicle_id LIMIT 1) seen
-          WHERE vc.company_id = $1 AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))),
-       page AS (SELECT vehicle_id FROM reporting ORDER BY vehicle_id LIMIT $3 OFFSET $4)
-       SELECT paged.*, counted.total
-         FROM (SELECT count(*) AS total FROM reporting) counted
+    // Both the total and the page are index-only scans of the company's reported mappings
+    // (vehicle_companies_reported_idx, in vehicle id order); only the page's rows are joined.
+    const reporting = `FROM query.vehicle_companies vc
+          WHERE vc.company_id = $1 AND vc.reported AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))`;
+    const text = `SELECT paged.*, counted.total
+         FROM (SELECT count(*) AS total ${reporting}) counted
          LEFT JOIN LATERAL (
            SELECT true AS in_page, ${LAST_POSITION_COLUMNS}
-             FROM page
+             FROM (SELECT vc.vehicle_id ${reporting} ORDER BY vc.vehicle_id LIMIT $3 OFFSET $4) page
              JOIN query.vehicles v ON v.id = page.vehicle_id
              JOIN query.last_positions lp ON lp.vehicle_id = page.vehicle_id) paged ON true
         ORDER BY paged.vehicle_id`;

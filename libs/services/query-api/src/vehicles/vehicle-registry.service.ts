@@ -22,6 +22,29 @@ export interface RegisteredVehicle {
   companyIds: number[];
 }
 
+/**
+ * Replaces a vehicle's company mappings; each new one is `reported` if the vehicle has a last position.
+ * Call it holding the vehicle's row lock (FOR UPDATE; a vehicle inserted in the same transaction is
+ * not visible to anyone else yet). The projection of a first report waits for that lock
+ * (PositionProjection.markReported), so either the report committed before this runs, and its last
+ * position is seen here, or the projection runs after this transaction and marks the new mappings.
+ */
+export async function replaceVehicleCompanies(
+  manager: EntityManager,
+  vehicleId: number,
+  companyIds: number[],
+): Promise<void> {
+  await manager.delete(VehicleCompany, { vehicleId });
+  const unique = [...new Set(companyIds)];
+  if (unique.length)
+    await manager.query(
+      `INSERT INTO query.vehicle_companies (vehicle_id, company_id, reported)
+       SELECT $1, company_id, EXISTS (SELECT 1 FROM query.last_positions WHERE vehicle_id = $1)
+         FROM unnest($2::int[]) AS company_id`,
+      [vehicleId, unique],
+    );
+}
+
 /** Registers vehicles and maps them to companies; each change is announced through the outbox. */
 @Injectable()
 export class VehicleRegistry implements OnApplicationBootstrap {
@@ -40,7 +63,7 @@ export class VehicleRegistry implements OnApplicationBootstrap {
       const vehicle = await manager.save(
         manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null }),
       );
-      await this.replaceCompanies(manager, vehicle.id, input.companyIds);
+      await replaceVehicleCompanies(manager, vehicle.id, input.companyIds);
       return this.announce(manager, vehicle.id);
     });
   }
@@ -53,7 +76,7 @@ export class VehicleRegistry implements OnApplicationBootstrap {
         lock: { mode: 'pessimistic_write' },
       });
       if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} does not exist.`);
-      await this.replaceCompanies(manager, vehicleId, companyIds);
+      await replaceVehicleCompanies(manager, vehicleId, companyIds);
       await manager.update(
         Vehicle,
         { id: vehicleId },
@@ -80,20 +103,6 @@ export class VehicleRegistry implements OnApplicationBootstrap {
         vehicles.map((vehicle) => ({ key: String(vehicle.id), payload: this.snapshotOf(vehicle, mappings) })),
       );
     });
-  }
-
-  private async replaceCompanies(
-    manager: EntityManager,
-    vehicleId: number,
-    companyIds: number[],
-  ): Promise<void> {
-    await manager.delete(VehicleCompany, { vehicleId });
-    const unique = [...new Set(companyIds)];
-    if (unique.length)
-      await manager.insert(
-        VehicleCompany,
-        unique.map((companyId) => ({ vehicleId, companyId })),
-      );
   }
 
   private async announce(manager: EntityManager, vehicleId: number): Promise<RegisteredVehicle> {

@@ -30,12 +30,22 @@ export class Vehicle {
  */
 @Entity({ schema: 'query', name: 'vehicle_companies' })
 @Index('vehicle_companies_company_idx', ['companyId'])
+// A company's vehicles that have reported, in id order: the pages and totals of its last positions.
+@Index('vehicle_companies_reported_idx', ['companyId', 'vehicleId'], { where: 'reported' })
 export class VehicleCompany {
   @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
   vehicleId!: number;
 
   @PrimaryColumn({ name: 'company_id', type: 'integer' })
   companyId!: number;
+
+  /**
+   * The vehicle has a last position. Kept here, beside the mapping, so that counting a company's
+   * reporting vehicles reads one index instead of probing last_positions per vehicle. Set by
+   * VehicleRegistry when the mapping is made and by PositionProjection on a vehicle's first report.
+   */
+  @Column({ type: 'boolean', default: false })
+  reported!: boolean;
 
   @ManyToOne(() => Vehicle, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'vehicle_id', foreignKeyConstraintName: 'vehicle_companies_vehicle_fk' })
