@@ -7,9 +7,11 @@ import { ServiceConfig } from '../config/service-config';
 import { SERVICE_CONFIG } from '../config/service-config.token';
 import { RateLimitDecision, RateLimiter, rateLimitHeaders, RateLimitWindow } from '../rate-limit/rate-limit';
 import { CompanyDirectory } from './company-directory';
+import { bearerTokenOf } from './jwt.strategy';
 import { Principal } from './principal';
 import { PUBLIC_ROUTE, RATE_LIMIT_WINDOWS, REQUIRED_ACTION } from './route-metadata';
 import { markUnversioned } from './unversioned';
+import { VerifiedTokens } from './verified-tokens';
 
 const BearerGuard = AuthGuard('jwt');
 
@@ -22,6 +24,7 @@ const BearerGuard = AuthGuard('jwt');
 @Injectable()
 export class RequestPipelineGuard implements CanActivate {
   private readonly bearer = new BearerGuard();
+  private readonly verified = new VerifiedTokens();
   private readonly logger = new Logger('RequestPipeline');
 
   constructor(
@@ -85,10 +88,17 @@ export class RequestPipelineGuard implements CanActivate {
     }
   }
 
+  /** passport-jwt verifies a token the first time it is seen; until it expires, the same string is known. */
   private async authenticate(
     context: ExecutionContext,
     request: FastifyRequest & { user?: Principal },
   ): Promise<Principal> {
+    const token = bearerTokenOf(request);
+    const known = token === null ? undefined : this.verified.get(token);
+    if (known) {
+      request.user = known;
+      return known;
+    }
     try {
       await this.bearer.canActivate(context);
     } catch {
@@ -96,7 +106,9 @@ export class RequestPipelineGuard implements CanActivate {
       markUnversioned(request);
       throw ApiException.invalidCredentials('The bearer token is missing, invalid or expired.');
     }
-    return request.user!;
+    const principal = request.user!;
+    if (token !== null) this.verified.remember(token, principal);
+    return principal;
   }
 
   private windowsFor(request: FastifyRequest): readonly RateLimitWindow[] {
