@@ -27,7 +27,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     const error = toHttpError(exception, String(request.id));
     if (error.unexpected) {
-      this.logger.error({ msg: 'unhandled error', err: exception, method: request.method, url: request.url });
+      this.logger.error({
+        msg: 'unhandled error',
+        err: exception,
+        requestId: String(request.id),
+        method: request.method,
+        url: request.url,
+      });
     }
     const body = isLegacyRoute(request.url) ? toLegacyErrorBody(error.body) : error.body;
     void reply.status(error.status).headers(error.headers).send(body);

@@ -60,6 +60,7 @@ export class RequestPipelineGuard implements CanActivate {
       const decision = await this.consume(
         `${principal.subject}|${request.method} ${request.routeOptions.url}`,
         windows,
+        String(request.id),
       );
       if (!decision) return true;
       const headers = rateLimitHeaders(decision);
@@ -79,11 +80,12 @@ export class RequestPipelineGuard implements CanActivate {
   private async consume(
     key: string,
     windows: readonly RateLimitWindow[],
+    requestId: string,
   ): Promise<RateLimitDecision | undefined> {
     try {
       return await this.limiter.consume(key, windows);
     } catch (error) {
-      this.logger.error({ msg: 'rate-limit store unavailable; request not limited', err: error });
+      this.logger.error({ msg: 'rate-limit store unavailable; request not limited', err: error, requestId });
       return undefined;
     }
   }

@@ -14,7 +14,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger as PinoLogger } from 'pino';
 import { isUnversioned } from '../auth/unversioned';
 import { ServiceConfig } from '../config/service-config';
-import { installJsonLogging, requestContext } from '../logging/logger';
+import { installJsonLogging } from '../logging/logger';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
@@ -42,10 +42,6 @@ function installRequestPipeline(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    // Everything downstream of this hook, Nest handlers included, logs with this request id.
-    requestContext.run({ requestId: String(request.id) }, done);
-  });
-  fastify.addHook('onRequest', (request, reply, done) => {
     // Keyed by the route template Fastify matched: one lookup, no path matching per request.
     const sunsetAt = sunsets.get(`${request.method} ${request.routeOptions.url}`);
     if (!sunsetAt) return done();

@@ -1,22 +1,19 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger as NestLogger, LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 import { LogLevel } from '../config/service-config';
 
-/** Carries the request id of the HTTP request being served, so every log line inside it names it. */
-export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
-
-/** One JSON object per line on stdout. */
+/**
+ * One JSON object per line on stdout. Lines about an HTTP request carry its `requestId` because the
+ * code that writes them passes it (the access log, the error filter, the request pipeline), not
+ * through AsyncLocalStorage: on Node 20 that hooks every promise of the process, which was 20-25% of
+ * query-api's CPU per request under bench/query (docs/decisions, docs/performance.md).
+ */
 export function createRootLogger(service: string, level: LogLevel): Logger {
   return pino({
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    mixin: () => {
-      const context = requestContext.getStore();
-      return context ? { requestId: context.requestId } : {};
-    },
   });
 }
 
