@@ -173,44 +173,66 @@ export async function closedLoop(
   durationMs: number,
   next: (index: number) => Promise<number>,
 ): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let index = 0;
-  let failed = 0;
-  const start = performance.now();
-  const end = start + durationMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        const sent = performance.now();
-        try {
-          const status = await next(index++);
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          if (status >= 400) failed++;
-        } catch {
-          statuses.error = (statuses.error ?? 0) + 1;
-          failed++;
+  const recorder = new LoadRecorder();
+  await recorder.run(concurrency, durationMs, next);
+  return recorder.result();
+}
+
+/**
+ * What one or more closed-loop runs measured, added up: several short runs of one scenario,
+ * interleaved with another's, give one result as if they were one run of their summed length.
+ */
+export class LoadRecorder {
+  private readonly latencies: number[] = [];
+  private readonly statuses: Record<string, number> = {};
+  private failed = 0;
+  private index = 0;
+  private seconds = 0;
+
+  async run(
+    concurrency: number,
+    durationMs: number,
+    next: (index: number) => Promise<number>,
+  ): Promise<void> {
+    const start = performance.now();
+    const end = start + durationMs;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < end) {
+          const sent = performance.now();
+          try {
+            const status = await next(this.index++);
+            this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+            if (status >= 400) this.failed++;
+          } catch {
+            this.statuses.error = (this.statuses.error ?? 0) + 1;
+            this.failed++;
+          }
+          this.latencies.push(performance.now() - sent);
         }
-        latencies.push(performance.now() - sent);
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] * 10) / 10;
-  return {
-    requests: latencies.length,
-    ok: latencies.length - failed,
-    failed,
-    statuses,
-    seconds: Math.round(seconds * 100) / 100,
-    perSecond: Math.round(latencies.length / seconds),
-    latencyMs: {
-      p50: at(50),
-      p90: at(90),
-      p99: at(99),
-      max: Math.round(latencies[latencies.length - 1] * 10) / 10,
-    },
-  };
+      }),
+    );
+    this.seconds += (performance.now() - start) / 1000;
+  }
+
+  result(): LoadResult {
+    const latencies = [...this.latencies].sort((a, b) => a - b);
+    const at = (p: number) =>
+      Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] * 10) /
+      10;
+    return {
+      requests: latencies.length,
+      ok: latencies.length - this.failed,
+      failed: this.failed,
+      statuses: { ...this.statuses },
+      seconds: Math.round(this.seconds * 100) / 100,
+      perSecond: Math.round(latencies.length / this.seconds),
+      latencyMs: {
+        p50: at(50),
+        p90: at(90),
+        p99: at(99),
+        max: Math.round(latencies[latencies.length - 1] * 10) / 10,
+      },
+    };
+  }
 }

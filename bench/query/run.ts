@@ -8,9 +8,11 @@
  *
  * Each scenario first runs `--warmup` seconds (default 10) unmeasured: both servers' JIT compilers
  * start cold, and a 2 s warm-up left query-api spending ~10% of its CPU compiling while measured.
+ * Then the service and its bare server are measured in turns (`--rounds` slices of each, default 4),
+ * so that the machine's changes of speed, up to 2x over a day here, fall on both sides alike.
  *
- * Usage: npm run bench:query [-- --seconds 10 --concurrency 16 --warmup 10]. Prints one JSON document
- * on stdout.
+ * Usage: npm run bench:query [-- --seconds 10 --concurrency 16 --warmup 10 --rounds 4]. Prints one
+ * JSON document on stdout.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +22,14 @@ import { KafkaEventPublisher } from '@fleet/platform';
 import { sign } from 'jsonwebtoken';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
-import { closedLoop, HttpClient, LoadResult, RawAnswer, RawHttpClient } from '../common/http-load';
+import {
+  closedLoop,
+  HttpClient,
+  LoadRecorder,
+  LoadResult,
+  RawAnswer,
+  RawHttpClient,
+} from '../common/http-load';
 import {
   createBenchDatabase,
   deleteNamespaceTopics,
@@ -40,6 +49,8 @@ import { CpuMeter } from '../common/cpu-meter';
 const SECONDS = numberFlag('seconds', 10);
 const CONCURRENCY = numberFlag('concurrency', 16);
 const WARMUP_SECONDS = numberFlag('warmup', 10);
+/** Each side's measured seconds are split into this many slices, the two sides taking turns. */
+const ROUNDS = numberFlag('rounds', 4);
 /** Processes per side (query-api replicas, bare servers), requests spread round robin. */
 const REPLICAS = numberFlag('replicas', 1);
 const TARGET = { throughputRatio: 0.6, p99Ms: 50 };
@@ -268,12 +279,38 @@ async function main(): Promise<void> {
     });
     const results: Record<string, LoadResult> = {};
     const cpuOf: Record<string, Record<string, number>> = {};
-    for (const [name, scenario] of Object.entries(scenarios)) {
-      log(`${name}: ${WARMUP_SECONDS} s of warm-up, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
-      await closedLoop(CONCURRENCY, WARMUP_SECONDS * 1000, scenario.run);
-      const cpuOfScenario = cpu.start();
-      results[name] = await closedLoop(CONCURRENCY, SECONDS * 1000, scenario.run);
-      cpuOf[name] = cpuOfScenario();
+    for (const route of ['lastPosition', 'nearest']) {
+      const pair = [route, `${route}Bare`];
+      for (const name of pair) {
+        log(`${name}: ${WARMUP_SECONDS} s of warm-up at concurrency ${CONCURRENCY}`);
+        await closedLoop(CONCURRENCY, WARMUP_SECONDS * 1000, scenarios[name].run);
+      }
+      // The two sides take turns in short slices, each first in every other round, so that a change
+      // in the machine's speed during the run (docs/performance.md) falls on both alike.
+      log(`${route}: ${SECONDS} s a side at concurrency ${CONCURRENCY}, in ${ROUNDS} alternating rounds`);
+      const recorders = new Map(pair.map((name) => [name, new LoadRecorder()]));
+      const cpuSeconds = new Map(pair.map((name) => [name, {} as Record<string, number>]));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const name of round % 2 === 0 ? pair : [...pair].reverse()) {
+          const started = performance.now();
+          const cpuOfSlice = cpu.start();
+          await recorders.get(name)!.run(CONCURRENCY, (SECONDS * 1000) / ROUNDS, scenarios[name].run);
+          const seconds = (performance.now() - started) / 1000;
+          const sum = cpuSeconds.get(name)!;
+          for (const [group, percent] of Object.entries(cpuOfSlice())) {
+            sum[group] = (sum[group] ?? 0) + percent * seconds;
+          }
+        }
+      }
+      for (const name of pair) {
+        results[name] = recorders.get(name)!.result();
+        cpuOf[name] = Object.fromEntries(
+          Object.entries(cpuSeconds.get(name)!).map(([group, weighted]) => [
+            group,
+            Math.round(weighted / results[name].seconds),
+          ]),
+        );
+      }
     }
     serviceLoad.close();
     bareLoad.close();
@@ -310,6 +347,7 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         concurrency: CONCURRENCY,
         warmupSeconds: WARMUP_SECONDS,
+        alternatingRounds: ROUNDS,
         processesPerSide: REPLICAS,
         rateLimit: env.RATE_LIMIT_DEFAULT,
         rateLimitStore: 'redis',
