@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Principal } from './principal';
 
 interface Verified {
@@ -10,12 +11,14 @@ interface Verified {
  * Bearer tokens already verified by passport-jwt, so that a client's next request with the same token
  * skips the signature check and the claim parsing (4-5% of query-api's CPU under bench/query).
  *
- * Keyed by the whole token string: a token is only ever found here if that very string verified
- * before, so a tampered or re-signed token misses and is verified in full. An entry is used only
- * before the token's expiry; nothing else about a token can change its validity (suspension, scopes
- * and rate limits are checked on every request after authentication). Bounded: when full, the cache
- * is emptied and refills with the tokens in use, which is simpler than tracking recency and costs one
- * verification per active token.
+ * Keyed by the SHA-256 of the whole token string: a token is only ever found here if that very
+ * string verified before, so a tampered or re-signed token misses and is verified in full. The
+ * tokens themselves are not kept, so a heap dump of the cache holds no usable credential.
+ *
+ * An entry is used only before the token's expiry; nothing else about a token changes what
+ * passport-jwt would say of it (suspension, scopes and rate limits are checked on every request after
+ * authentication). Bounded: when full, the cache is emptied and refills with the tokens in use,
+ * which is simpler than tracking recency and costs one verification per active token.
  */
 export class VerifiedTokens {
   private readonly entries = new Map<string, Verified>();
@@ -32,10 +35,11 @@ export class VerifiedTokens {
 
   /** The principal of a token verified before and not yet expired at `nowMs`. */
   get(token: string, nowMs = Date.now()): Principal | undefined {
-    const entry = this.entries.get(token);
+    const key = keyOf(token);
+    const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (nowMs >= entry.expiresAtMs) {
-      this.entries.delete(token);
+      this.entries.delete(key);
       return undefined;
     }
     return entry.principal;
@@ -53,9 +57,11 @@ export class VerifiedTokens {
     // Every request with this token gets this object: frozen, so that no handler can change it for the others.
     if (principal.vehicles) Object.freeze(principal.vehicles);
     if (principal.actions) Object.freeze(principal.actions);
-    this.entries.set(token, { principal: Object.freeze(principal), expiresAtMs });
+    this.entries.set(keyOf(token), { principal: Object.freeze(principal), expiresAtMs });
   }
 }
+
+const keyOf = (token: string) => createHash('sha256').update(token).digest('base64');
 
 /**
  * The `exp` claim of a compact JWS, in Unix ms. jsonwebtoken rejects a token once the current whole
