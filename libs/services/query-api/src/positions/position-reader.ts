@@ -117,7 +117,9 @@ export class PositionReader {
     slice: Slice,
   ): Promise<Counted<StoredPosition>> {
     // Both the total and the page are index-only scans of the company's reported mappings
-    // (vehicle_companies_reported_idx, in vehicle id order); only the page's rows are joined.
+    // (vehicle_companies_reported_idx, in vehicle id order); only the page's rows are joined. The
+    // filter is written out twice rather than as a CTE: a CTE read twice is materialized, and the
+    // page was then sorted from it (1.4 against 1.0 ms of execution for a page of the company of 1,000).
     const reporting = `FROM query.vehicle_companies vc
           WHERE vc.company_id = $1 AND vc.reported AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))`;
     const text = `SELECT paged.*, counted.total
