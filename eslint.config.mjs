@@ -12,14 +12,24 @@ const typeConstraints = [
     onlyDependOnLibsWithTags: [],
     bannedExternalImports: ['@nestjs/*', 'typeorm', 'kafkajs', 'pg', 'fastify'],
   },
-  { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
-  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:core'] },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:service'] },
+  // Domain rules (motion, interface formats) computed by more than one service: pure, so a trip, an
+  // alert and a safety score are the same computation wherever they run.
+  {
+    sourceTag: 'type:domain',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'],
+    bannedExternalImports: ['@nestjs/*', 'typeorm', 'kafkajs', 'pg', 'fastify'],
+  },
+  { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core'] },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core', 'type:service'],
+  },
   // Workspace-wide tests (schema drift, multi-process flows) see every service from outside.
   {
     sourceTag: 'type:e2e',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:core', 'type:testing', 'type:service'],
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core', 'type:testing', 'type:service'],
   },
 ];
 
@@ -49,7 +59,7 @@ const boundaryRule = (constraints) => [
 // Test code of any project may also use the test harness; production code never may.
 const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'];
 const withTestingAllowed = typeConstraints.map((constraint) =>
-  constraint.sourceTag === 'type:contracts'
+  constraint.sourceTag === 'type:contracts' || constraint.sourceTag === 'type:domain'
     ? constraint
     : { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] },
 );

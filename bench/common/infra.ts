@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { serviceNodeOptions } from '@fleet/contracts';
+import { serviceNodeOptions } from '@fleet/platform';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 

@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
-import { KafkaEventPublisher } from '@fleet/platform';
+import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
 import { closedLoop, HttpClient, RawHttpClient } from '../common/http-load';

@@ -1,13 +1,14 @@
 /**
  * The "bare" comparison of bench/query: node:http and a pg pool running the very same SQL as
- * query-api (its PositionReader, fed a pool instead of TypeORM, so the same statements are
+ * query-api (its LastPositionQueries and NearestQueries, fed a pool instead of TypeORM, so the same statements are
  * prepared), with no framework, no token check, no rate limit and no record mapping. Run as its own
  * process by run.ts, with the services' node options and V8 flags.
  */
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { PositionReader } from '../../libs/services/query-api/src/positions/position-reader';
+import { LastPositionQueries } from '../../libs/services/query-api/src/last-positions/last-position.queries';
+import { NearestQueries } from '../../libs/services/query-api/src/nearest/nearest.queries';
 import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
@@ -17,11 +18,13 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
-// What PositionReader uses of a TypeORM DataSource: unnamed queries, and its pool for prepared statements.
-const reader = new PositionReader({
+// What the queries use of a TypeORM DataSource: unnamed queries, and its pool for prepared statements.
+const dataSource = {
   query: async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows,
   driver: { master: pool },
-} as unknown as DataSource);
+} as unknown as DataSource;
+const lastPositions = new LastPositionQueries(dataSource);
+const nearest = new NearestQueries(dataSource);
 
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://bare');
@@ -32,9 +35,9 @@ const server = createServer((request, response) => {
   const company = number('company', 1);
   const work =
     url.pathname === '/last-position'
-      ? reader.companyLastPositions(company, null, slice)
+      ? lastPositions.companyLastPositions(company, null, slice)
       : url.pathname === '/nearest'
-        ? reader.companyNearest(
+        ? nearest.companyNearest(
             company,
             null,
             { lat: number('lat', 0), lng: number('lng', 0) },

@@ -17,8 +17,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { CompanySnapshotV1, serviceNodeOptions, Topics } from '@fleet/contracts';
-import { KafkaEventPublisher } from '@fleet/platform';
+import { CompanySnapshotV1, Topics } from '@fleet/contracts';
+import { serviceNodeOptions } from '@fleet/platform';
+import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { sign } from 'jsonwebtoken';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';

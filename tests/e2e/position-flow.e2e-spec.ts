@@ -1,5 +1,5 @@
 import { Topics } from '@fleet/contracts';
-import { KafkaEventPublisher } from '@fleet/platform';
+import { KafkaEventPublisher } from '@fleet/platform-transport';
 import {
   AppProcess,
   createTestDatabase,

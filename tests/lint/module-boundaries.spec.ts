@@ -25,6 +25,22 @@ const probes = {
     dir: 'libs/services/auth/src',
     code: `import { EnvReader } from '@fleet/platform/src/config/env-reader';\nexport const reader = EnvReader;\n`,
   },
+  alertEngineImportsMotion: {
+    dir: 'libs/services/alert-engine/src',
+    code: `import { advanceMotionState } from '@fleet/motion';\nexport const advance = advanceMotionState;\n`,
+  },
+  alertEngineImportsQueryApi: {
+    dir: 'libs/services/alert-engine/src',
+    code: `import { VehicleRegistry } from '@fleet/query-api-service';\nexport const registry = VehicleRegistry;\n`,
+  },
+  alertEngineReachesIntoQueryApi: {
+    dir: 'libs/services/alert-engine/src',
+    code: `import { VehicleAccess } from '../../query-api/src/common/vehicle-access';\nexport const access = VehicleAccess;\n`,
+  },
+  motionImportsPlatform: {
+    dir: 'libs/motion/src',
+    code: `import { EnvReader } from '@fleet/platform';\nexport const reader = EnvReader;\n`,
+  },
   floatingPromise: {
     dir: 'libs/services/auth/src',
     code: `async function save(): Promise<void> {}\nexport function handler(): void {\n  save();\n}\n`,
@@ -101,6 +117,25 @@ describe('workspace lint rules', () => {
     expect(messages.get('deepImport')).toEqual(
       expect.arrayContaining([expect.stringMatching(/^no-restricted-imports: /)]),
     );
+  });
+
+  it('accepts a service importing the shared motion rules (control case)', () => {
+    expect(messages.get('alertEngineImportsMotion')).toEqual([]);
+  });
+
+  it("rejects a service importing query-api, by its entry point or by a path into its sources", () => {
+    expect(messages.get('alertEngineImportsQueryApi')).toEqual([
+      expect.stringMatching(/^@nx\/enforce-module-boundaries: A project tagged with "type:service"/),
+    ]);
+    expect(messages.get('alertEngineReachesIntoQueryApi')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^@nx\/enforce-module-boundaries: /)]),
+    );
+  });
+
+  it('rejects a domain library importing the platform (it stays framework-free)', () => {
+    expect(messages.get('motionImportsPlatform')).toEqual([
+      expect.stringMatching(/^@nx\/enforce-module-boundaries: .*type:domain/),
+    ]);
   });
 
   it('rejects a floating promise', () => {

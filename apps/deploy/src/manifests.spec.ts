@@ -7,9 +7,9 @@ import {
   publicRoutes,
   RouteOwnership,
   ServiceName,
-  serviceNodeOptions,
   Topics,
 } from '@fleet/contracts';
+import { serviceNodeOptions } from '@fleet/platform';
 import { parse, parseAllDocuments } from 'yaml';
 import { edgeRules, fallbackService, integratorRoutes, pathPattern, routeAtEdge } from './edge-routing';
 import { generatedManifests } from './manifests';

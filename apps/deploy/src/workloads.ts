@@ -1,4 +1,5 @@
-import { defaultDevicePort, defaultHttpPorts, ServiceName, serviceNodeOptions } from '@fleet/contracts';
+import { defaultDevicePort, defaultHttpPorts, ServiceName } from '@fleet/contracts';
+import { serviceNodeOptions } from '@fleet/platform';
 
 /**
  * How each service runs on Kubernetes: its replica range for the HorizontalPodAutoscaler and what it

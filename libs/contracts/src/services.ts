@@ -30,18 +30,3 @@ export const defaultHttpPorts: Readonly<Record<ServiceName, number>> = {
 
 /** telemetry-ingest's tracker-facing OsmAnd port (`INGEST_DEVICE_PORT` overrides it). */
 export const defaultDevicePort = 5055;
-
-/**
- * Node options every service runs with, in the image, the compose stack, the Kubernetes manifests and
- * the benches (docs/performance.md has the runs):
- * - Capping the old generation makes V8 collect before the heap grows: under bench/ingest the
- *   services' peak resident memory fell from 280-360 MB to 170-190 MB while throughput stayed within
- *   the run-to-run spread. The live heap stays near 70 MB, far below it.
- * - A 32 MB young-generation semi-space (V8's default is 16 MB): a batch of positions waits ~300 ms
- *   for the broker's acknowledgement, long enough to outlive two scavenges at 16 MB and be promoted,
- *   and old-generation marking then took much of telemetry-ingest's CPU. The batch endpoint went from
- *   9,873-11,733 to 14,343-14,595 positions/s end to end; peak RSS rose to 209-214 MB.
- * V8 flags Node refuses in NODE_OPTIONS are set by each process itself (`serviceV8Flags` in
- * @fleet/platform).
- */
-export const serviceNodeOptions = '--max-old-space-size=256 --max-semi-space-size=32';

@@ -1,8 +1,11 @@
+import { ApiErrorRow, API_ERROR_TABLE } from './api-error-table';
 import { ErrorCode, ErrorType } from './api-error';
 
 /**
- * The one exception type domain code throws for an expected failure. It carries everything the
- * transport needs (status, category, code, a description safe to show a client) and nothing else.
+ * An expected failure, carrying everything the transport needs (status, category, code, a
+ * description safe to show a client) and nothing else. Domain code throws its own subclass of
+ * {@link DomainException}; the factories here are the request pipeline's own failures, shared by
+ * every service (credentials, scope, rate limit, input validation, sunset, body size).
  */
 export class ApiException extends Error {
   constructor(
@@ -16,49 +19,50 @@ export class ApiException extends Error {
     this.name = 'ApiException';
   }
 
-  static invalidInput(description: string): ApiException {
-    return new ApiException(422, ErrorType.ValidationError, ErrorCode.InvalidInput, description);
+  static of(row: ApiErrorRow, description: string, headers?: Record<string, string>): ApiException {
+    const { status, type, code } = API_ERROR_TABLE[row];
+    return new ApiException(status, type, code, description, headers);
   }
 
-  static notFound(description: string): ApiException {
-    return new ApiException(404, ErrorType.Resource, ErrorCode.NotFound, description);
+  static invalidInput(description: string): ApiException {
+    return ApiException.of(ApiErrorRow.InvalidInput, description);
   }
 
   static invalidCredentials(description = 'The credentials are missing, invalid or expired.'): ApiException {
-    return new ApiException(401, ErrorType.Authentication, ErrorCode.InvalidCredentials, description);
+    return ApiException.of(ApiErrorRow.InvalidCredentials, description);
   }
 
   static invalidScope(description: string): ApiException {
-    return new ApiException(403, ErrorType.Authorization, ErrorCode.InvalidScope, description);
-  }
-
-  static companySuspendedAtTokenRoute(): ApiException {
-    return new ApiException(
-      403,
-      ErrorType.Authorization,
-      ErrorCode.CompanySuspended,
-      'The company of this key, or a company above it, is suspended or not active.',
-    );
-  }
-
-  static tokenNotIssued(): ApiException {
-    return new ApiException(
-      500,
-      ErrorType.ServerError,
-      ErrorCode.InternalServerError,
-      'The token could not be issued.',
-    );
+    return ApiException.of(ApiErrorRow.InvalidScope, description);
   }
 
   static rateLimited(description: string, headers: Record<string, string>): ApiException {
-    return new ApiException(429, ErrorType.RateLimit, ErrorCode.RateLimitExceeded, description, headers);
+    return ApiException.of(ApiErrorRow.RateLimited, description, headers);
   }
 
   static gone(description: string): ApiException {
-    return new ApiException(410, ErrorType.Resource, ErrorCode.NotFound, description);
+    return ApiException.of(ApiErrorRow.Gone, description);
   }
 
   static payloadTooLarge(description: string): ApiException {
-    return new ApiException(413, ErrorType.ValidationError, ErrorCode.PayloadTooLarge, description);
+    return ApiException.of(ApiErrorRow.PayloadTooLarge, description);
+  }
+}
+
+/**
+ * The base of each service's own exception (`AuthException`, `QueryApiException`, ...): a code enum
+ * of the domain, each code assigned to a row of the error table by the service, so a new failure of
+ * one domain never adds a factory here. The domain code is for logs and tests; the client sees the
+ * row's public code.
+ */
+export abstract class DomainException<Code extends string> extends ApiException {
+  protected constructor(
+    readonly domainCode: Code,
+    rows: Readonly<Record<Code, ApiErrorRow>>,
+    description: string,
+  ) {
+    const { status, type, code } = API_ERROR_TABLE[rows[domainCode]];
+    super(status, type, code, description);
+    this.name = new.target.name;
   }
 }

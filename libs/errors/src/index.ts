@@ -1,4 +1,5 @@
 export * from './api-error';
+export * from './api-error-table';
 export * from './api-exception';
 export * from './to-api-error';
 export * from './global-exception.filter';

@@ -1,3 +1,9 @@
+/**
+ * What services and apps build on: configuration, logging, health, persistence and the outbox, the
+ * messaging API (publish, consume), the HTTP bootstrap and the request pipeline. The transports
+ * behind the messaging API (Kafka, the in-process broker, delivery and dead-lettering, topic
+ * provisioning) are `@fleet/platform-transport`, for the platform's own wiring, tools and tests.
+ */
 export * from './config/env-reader';
 export * from './config/service-config';
 export * from './config/service-config.token';
@@ -11,16 +17,7 @@ export * from './persistence/outbox/outbox';
 export * from './persistence/outbox/outbox.schema';
 export * from './messaging/message';
 export * from './messaging/consume-events.decorator';
-export * from './messaging/delivery';
 export * from './messaging/batch-coalescer';
-export * from './messaging/event-server';
-export * from './messaging/in-process/in-process-broker';
-export * from './messaging/in-process/in-process-event-server';
-export * from './messaging/in-process/in-process-event-publisher';
-export * from './messaging/kafka/kafka-client';
-export * from './messaging/kafka/kafka-event-publisher';
-export * from './messaging/kafka/kafka-event-server';
-export * from './messaging/kafka/topic-provisioning';
 export * from './messaging/messaging.module';
 export * from './platform.module';
 export * from './http/validation';

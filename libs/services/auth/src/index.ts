@@ -4,7 +4,6 @@ export * from './tokens/auth-service.config';
 export { ApiKeysService, CreatedApiKey, NewApiKey } from './api-keys/api-keys.service';
 export { UsersService } from './users/users.service';
 export { CompaniesService, NewCompany } from './companies/companies.service';
-export { utcOffsetOf } from './companies/company-list';
 /** For bench/auth, which serves the same handler without the request pipeline. */
 export { CompaniesController } from './companies/companies.controller';
 export { createAuthAdmin } from './admin/auth-admin';

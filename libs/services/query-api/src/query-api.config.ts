@@ -1,3 +1,4 @@
+import { MotionSettings, readMotionSettings } from '@fleet/motion';
 import { EnvReader } from '@fleet/platform';
 
 /** Settings of query-api beyond the platform's (README, section Configuration; docs/telemetry.md). */
@@ -10,13 +11,9 @@ export interface QueryApiConfig {
   };
   /** A vehicle heard from within this many seconds is `isOnline`. */
   onlineWindowSeconds: number;
+  /** The trip and motion thresholds (`TRIP_*`, `FATIGUE_REST_SECONDS`), shared with every service that applies them. */
+  motion: MotionSettings;
   trips: {
-    minTripDistanceM: number;
-    minStopDurationS: number;
-    maxGapS: number;
-    useIgnition: boolean;
-    movingSpeedKmh: number;
-    restDurationS: number;
     /** Static map image URL; `{encoded}` is replaced by the trip's encoded polyline (URL-encoded). */
     staticMapUrlTemplate: string;
   };
@@ -46,15 +43,8 @@ export function readQueryApiConfig(env: EnvReader): QueryApiConfig {
       partitionMonthsAhead: env.int('POSITIONS_PARTITION_MONTHS_AHEAD', 2, { min: 1, max: 24 }),
     },
     onlineWindowSeconds: env.int('ONLINE_WINDOW_SECONDS', 600, { min: 1 }),
-    trips: {
-      minTripDistanceM: env.int('TRIP_MIN_DISTANCE_M', 200, { min: 0 }),
-      minStopDurationS: env.int('TRIP_MIN_STOP_SECONDS', 180, { min: 1 }),
-      maxGapS: env.int('TRIP_MAX_GAP_SECONDS', 3600, { min: 1 }),
-      useIgnition: env.bool('TRIP_USE_IGNITION', true),
-      movingSpeedKmh: env.int('TRIP_MOVING_SPEED_KMH', 5, { min: 1 }),
-      restDurationS: env.int('FATIGUE_REST_SECONDS', 900, { min: 1 }),
-      staticMapUrlTemplate: template,
-    },
+    motion: readMotionSettings(env),
+    trips: { staticMapUrlTemplate: template },
     geocoder: {
       provider,
       nominatimUrl,

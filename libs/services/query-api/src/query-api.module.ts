@@ -1,23 +1,40 @@
 import { DatabaseModule } from '@fleet/platform';
 import { DynamicModule, Module } from '@nestjs/common';
-import { VehicleAccess } from './access/vehicle-access';
+import { VehicleAccess } from './common/vehicle-access';
+import { VisibleVehicles } from './common/visible-vehicles';
 import { AddressResolver } from './geocoding/address-resolver';
-import { CompanyVehiclesController } from './http/company-vehicles.controller';
-import { LegacyPositionsController } from './http/legacy-positions.controller';
-import { ReplayController } from './http/replay.controller';
-import { VehiclesController } from './http/vehicles.controller';
+import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
+import { LastPositionQueries } from './last-positions/last-position.queries';
+import { LastPositionsService } from './last-positions/last-positions.service';
+import { LegacyLastPositionsController } from './last-positions/legacy-last-positions.controller';
+import { VehicleLastPositionsController } from './last-positions/vehicle-last-positions.controller';
+import { LegacyNearestController } from './nearest/legacy-nearest.controller';
+import { NearestController } from './nearest/nearest.controller';
+import { NearestQueries } from './nearest/nearest.queries';
+import { NearestService } from './nearest/nearest.service';
+import { PositionViews } from './position-records/position-views';
+import { LegacyPositionsController } from './positions/legacy-positions.controller';
 import { PositionHistory } from './positions/position-history';
 import { PositionPartitions } from './positions/position-partitions';
 import { PositionProjection } from './positions/position-projection';
-import { PositionReader } from './positions/position-reader';
+import { PositionsController } from './positions/positions.controller';
 import { PositionsConsumer } from './positions/positions.consumer';
+import { PositionsService } from './positions/positions.service';
 import { QUERY_API_CONFIG, QueryApiConfig } from './query-api.config';
 import { querySchema } from './query-api.schema';
-import { PositionViews } from './records/position-views';
-import { TripReader } from './trips/trip-reader';
+import { TripsController } from './trips/trips.controller';
+import { TripsService } from './trips/trips.service';
+import { LegacyVehiclesController } from './vehicles/legacy-vehicles.controller';
 import { VehicleRegistry } from './vehicles/vehicle-registry.service';
+import { VehiclesController } from './vehicles/vehicles.controller';
+import { VehiclesService } from './vehicles/vehicles.service';
 
-/** Read side of the platform: projections of positions and registries, served over V2 and V1. */
+/**
+ * Read side of the platform: projections of positions and registries, served over V2 and V1. One
+ * folder per feature (last positions, nearest, positions, trips, vehicles), each with its V2 and V1
+ * controllers, its service and its response DTOs; `common/` and `position-records/` hold what several
+ * features share (access checks, paging, route inputs; the position record).
+ */
 @Module({})
 export class QueryApiModule {
   static forRoot(config: QueryApiConfig): DynamicModule {
@@ -26,22 +43,34 @@ export class QueryApiModule {
       imports: [DatabaseModule.forService(querySchema)],
       controllers: [
         PositionsConsumer,
-        CompanyVehiclesController,
+        CompanyLastPositionsController,
+        NearestController,
         VehiclesController,
+        VehicleLastPositionsController,
+        PositionsController,
+        LegacyLastPositionsController,
         LegacyPositionsController,
-        ReplayController,
+        LegacyNearestController,
+        LegacyVehiclesController,
+        TripsController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
         PositionHistory,
         PositionPartitions,
         PositionProjection,
-        PositionReader,
         PositionViews,
-        TripReader,
         AddressResolver,
+        VisibleVehicles,
         VehicleAccess,
         VehicleRegistry,
+        LastPositionQueries,
+        LastPositionsService,
+        NearestQueries,
+        NearestService,
+        PositionsService,
+        TripsService,
+        VehiclesService,
       ],
       exports: [VehicleRegistry],
     };

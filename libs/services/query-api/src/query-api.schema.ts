@@ -5,8 +5,9 @@ import { PartitionPositionHistory1764000000000 } from './migrations/176400000000
 import { NearestIndex1764100000000 } from './migrations/1764100000000-nearest-index';
 import { AnchoredNearestIndex1764200000000 } from './migrations/1764200000000-anchored-nearest-index';
 import { ReportedMappings1764300000000 } from './migrations/1764300000000-reported-mappings';
-import { LastPosition, Position, TripRecord } from './positions/position.entity';
+import { LastPosition, Position } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
+import { Trip } from './trips/trip.entity';
 import { Vehicle, VehicleCompany } from './vehicles/vehicle.entity';
 
 export { QUERY_SCHEMA };
@@ -14,7 +15,7 @@ export { QUERY_SCHEMA };
 /** Tables owned by query-api: the vehicle registry, position history, and the outbox of vehicle snapshots. */
 export const querySchema: ServiceSchema = {
   schema: QUERY_SCHEMA,
-  entities: [Position, LastPosition, TripRecord, Vehicle, VehicleCompany],
+  entities: [Position, LastPosition, Trip, Vehicle, VehicleCompany],
   migrations: [
     CreatePositions1763800000000,
     CreateVehicleRegistry1763900000000,

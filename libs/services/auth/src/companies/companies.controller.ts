@@ -1,4 +1,5 @@
 import { Actions } from '@fleet/contracts';
+import { utcOffsetOf } from '@fleet/formats';
 import {
   ApiAuthenticated,
   ApiErrors,
@@ -14,7 +15,7 @@ import {
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { CompaniesService, CompanyInTree } from './companies.service';
-import { CompanyListItem, CompanyListResponse, LegacyCompany, utcOffsetOf } from './company-list';
+import { CompanyListItem, CompanyListResponse, LegacyCompany } from './company-list';
 
 /** Sub-companies first (shallowest first, then by id), the token's own company last. */
 function listOrder(a: CompanyInTree, b: CompanyInTree): number {

@@ -1,11 +1,11 @@
 import { CompanySnapshotV1, CompanyStatus, Topics } from '@fleet/contracts';
-import { ApiException } from '@fleet/errors';
 import { InjectOutbox, Outbox } from '@fleet/platform';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
 import { Company } from './company.entity';
+import { AuthException, AuthExceptionCode } from '../auth.exception';
 
 export interface NewCompany {
   name: string;
@@ -54,11 +54,17 @@ export class CompaniesService implements OnApplicationBootstrap {
 
   async create(input: NewCompany): Promise<Company> {
     if (input.timeZone !== undefined && !isKnownTimeZone(input.timeZone)) {
-      throw ApiException.invalidInput(`timeZone: unknown time zone "${input.timeZone}"`);
+      throw new AuthException(
+        AuthExceptionCode.InvalidCompany,
+        `timeZone: unknown time zone "${input.timeZone}"`,
+      );
     }
     return this.dataSource.transaction(async (manager) => {
       if (input.parentId != null && !(await manager.existsBy(Company, { id: input.parentId }))) {
-        throw ApiException.invalidInput(`parentId: company ${input.parentId} does not exist`);
+        throw new AuthException(
+          AuthExceptionCode.InvalidCompany,
+          `parentId: company ${input.parentId} does not exist`,
+        );
       }
       const company = await manager.save(
         manager.create(Company, {
@@ -79,7 +85,9 @@ export class CompaniesService implements OnApplicationBootstrap {
   async setStatus(id: number, status: CompanyStatus): Promise<Company> {
     return this.dataSource.transaction(async (manager) => {
       const company = await manager.findOne(Company, { where: { id }, lock: { mode: 'pessimistic_write' } });
-      if (!company) throw ApiException.notFound(`Company ${id} does not exist.`);
+      if (!company) {
+        throw new AuthException(AuthExceptionCode.CompanyNotFound, `Company ${id} does not exist.`);
+      }
       company.status = status;
       company.version += 1;
       company.updatedAt = new Date();

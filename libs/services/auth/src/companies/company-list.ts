@@ -45,7 +45,10 @@ export class CompanyListResponse implements Page<CompanyListItem> {
   @ApiProperty({ example: 'Europe/Berlin' })
   timezone!: string;
 
-  @ApiProperty({ description: '.NET TimeSpan `[-]hh:mm:ss` of the zone at request time.', example: '01:00:00' })
+  @ApiProperty({
+    description: '.NET TimeSpan `[-]hh:mm:ss` of the zone at request time.',
+    example: '01:00:00',
+  })
   utcOffset!: string;
 }
 
@@ -68,17 +71,4 @@ export class LegacyCompany {
 
   @ApiProperty({ example: 'Europe/Berlin' })
   TimeZone!: string;
-}
-
-/**
- * A .NET TimeSpan string of the zone's offset from UTC at `at`: `05:30:00`, `-03:00:00`, `00:00:00`.
- * Taken from the IANA rules at request time, so it follows daylight saving time.
- */
-export function utcOffsetOf(timeZone: string, at: Date = new Date()): string {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-    .formatToParts(at)
-    .find((part) => part.type === 'timeZoneName')?.value;
-  const match = /GMT(?:([+-])(\d{2}):(\d{2}))?/.exec(name ?? '');
-  if (!match || !match[1]) return '00:00:00';
-  return `${match[1] === '-' ? '-' : ''}${match[2]}:${match[3]}:00`;
 }

@@ -1,5 +1,4 @@
 import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
-import { ApiException } from '@fleet/errors';
 import { claimsOf, Principal, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
@@ -8,6 +7,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { CompaniesService } from '../companies/companies.service';
 import { UsersService } from '../users/users.service';
 import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './auth-service.config';
+import { AuthException, AuthExceptionCode } from '../auth.exception';
 
 export class TokenResponse {
   @ApiProperty({ description: 'JWT (HS256) to send as `Authorization: Bearer <token>`.' })
@@ -35,7 +35,11 @@ export class TokenService {
 
   async forApiKey(key: string): Promise<TokenResponse> {
     const apiKey = await this.apiKeys.findActive(key);
-    if (!apiKey) throw ApiException.invalidCredentials('The API key is unknown, deleted or malformed.');
+    if (!apiKey)
+      throw new AuthException(
+        AuthExceptionCode.UnknownApiKey,
+        'The API key is unknown, deleted or malformed.',
+      );
     const company = await this.usableCompany(apiKey.companyId);
     return this.issue({
       subject: `apikey:${apiKey.id}`,
@@ -50,7 +54,8 @@ export class TokenService {
 
   async forUser(userName: string, password: string): Promise<TokenResponse> {
     const user = await this.users.authenticate(userName, password);
-    if (!user) throw ApiException.invalidCredentials('The user name or password is wrong.');
+    if (!user)
+      throw new AuthException(AuthExceptionCode.WrongPassword, 'The user name or password is wrong.');
     const company = await this.usableCompany(user.companyId);
     return this.issue({
       subject: `user:${user.userId}`,
@@ -65,8 +70,13 @@ export class TokenService {
       this.companies.findById(companyId),
       this.companies.blockingAncestor(companyId),
     ]);
-    if (!company) throw ApiException.invalidCredentials('The credentials belong to no company.');
-    if (blocking) throw ApiException.companySuspendedAtTokenRoute();
+    if (!company)
+      throw new AuthException(AuthExceptionCode.NoCompany, 'The credentials belong to no company.');
+    if (blocking)
+      throw new AuthException(
+        AuthExceptionCode.CompanySuspended,
+        'The company of this key, or a company above it, is suspended or not active.',
+      );
     return company;
   }
 
@@ -88,7 +98,7 @@ export class TokenService {
       return { access_token: token, token_type: 'bearer', expires_in: this.config.tokenLifetimeSeconds };
     } catch (error) {
       this.logger.error({ msg: 'token signing failed', err: error });
-      throw ApiException.tokenNotIssued();
+      throw new AuthException(AuthExceptionCode.TokenNotIssued, 'The token could not be issued.');
     }
   }
 }

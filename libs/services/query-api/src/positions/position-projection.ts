@@ -3,7 +3,7 @@ import { BatchCoalescer } from '@fleet/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { CompletedTrip, MotionEngine, StoredMotion } from '../records/motion-facts';
+import { CompletedTrip, MotionEngine, StoredMotion } from '../position-records/motion-facts';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { NEAREST_ANCHOR_SLACK_DEGREES } from './nearest-anchor';
@@ -47,7 +47,7 @@ export class PositionProjection {
     private readonly history: PositionHistory,
     @Inject(QUERY_API_CONFIG) config: QueryApiConfig,
   ) {
-    this.motion = new MotionEngine(config.trips);
+    this.motion = new MotionEngine(config.motion);
   }
 
   /**

@@ -1,9 +1,9 @@
 import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
-import { ApiException } from '@fleet/errors';
 import { InjectOutbox, Outbox } from '@fleet/platform';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { QueryApiException, QueryApiExceptionCode } from '../query-api.exception';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { Vehicle, VehicleCompany } from './vehicle.entity';
 
@@ -55,10 +55,16 @@ export class VehicleRegistry implements OnApplicationBootstrap {
 
   async register(input: NewVehicle): Promise<RegisteredVehicle> {
     if (!/^\d{8,20}$/.test(input.imei))
-      throw ApiException.invalidInput(`imei: "${input.imei}" is not 8 to 20 digits`);
+      throw new QueryApiException(
+        QueryApiExceptionCode.InvalidVehicle,
+        `imei: "${input.imei}" is not 8 to 20 digits`,
+      );
     return this.dataSource.transaction(async (manager) => {
       if (await manager.existsBy(Vehicle, { imei: input.imei })) {
-        throw ApiException.invalidInput(`imei: ${input.imei} is already registered`);
+        throw new QueryApiException(
+          QueryApiExceptionCode.ImeiTaken,
+          `imei: ${input.imei} is already registered`,
+        );
       }
       const vehicle = await manager.save(
         manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null }),
@@ -75,7 +81,11 @@ export class VehicleRegistry implements OnApplicationBootstrap {
         where: { id: vehicleId },
         lock: { mode: 'pessimistic_write' },
       });
-      if (!vehicle) throw ApiException.notFound(`Vehicle ${vehicleId} does not exist.`);
+      if (!vehicle)
+        throw new QueryApiException(
+          QueryApiExceptionCode.VehicleNotFound,
+          `Vehicle ${vehicleId} does not exist.`,
+        );
       await replaceVehicleCompanies(manager, vehicleId, companyIds);
       await manager.update(
         Vehicle,

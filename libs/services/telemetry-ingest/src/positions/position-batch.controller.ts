@@ -1,10 +1,10 @@
-import { ApiException } from '@fleet/errors';
 import { ApiErrors, Public, RateLimit } from '@fleet/platform';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PositionBatchAccepted, PositionBatchDto } from './position-batch.dto';
 import { parseBatch } from './position-batch.parse';
 import { PositionIntakeService, RejectedReport } from './position-intake.service';
+import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telemetry-ingest.exception';
 
 /**
  * Integrators' batch endpoint: many positions of many devices per request, all or nothing.
@@ -34,7 +34,10 @@ export class PositionBatchController {
       return await this.intake.accept(reports);
     } catch (error) {
       if (error instanceof RejectedReport) {
-        throw ApiException.invalidInput(`positions[${error.index}].${error.field}: ${error.message}`);
+        throw new TelemetryIngestException(
+          TelemetryIngestExceptionCode.InvalidPosition,
+          `positions[${error.index}].${error.field}: ${error.message}`,
+        );
       }
       throw error;
     }

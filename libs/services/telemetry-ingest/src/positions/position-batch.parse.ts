@@ -5,10 +5,13 @@ import {
   isStrictInstant,
   PositionReadingsV1,
 } from '@fleet/contracts';
-import { ApiException } from '@fleet/errors';
 import { isNumber } from 'class-validator';
 import { NormalizedReport } from './position-intake.service';
 import { MAX_POSITIONS_PER_BATCH } from './position-batch.dto';
+import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telemetry-ingest.exception';
+
+const malformed = (description: string) =>
+  new TelemetryIngestException(TelemetryIngestExceptionCode.MalformedBatch, description);
 
 /**
  * Reads a batch request body with the rules PositionBatchDto declares (which documents them in the
@@ -18,12 +21,12 @@ import { MAX_POSITIONS_PER_BATCH } from './position-batch.dto';
  */
 export function parseBatch(body: unknown): NormalizedReport[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw ApiException.invalidInput('body: must be a JSON object with a "positions" array');
+    throw malformed('body: must be a JSON object with a "positions" array');
   }
   const positions = (body as { positions?: unknown }).positions;
-  if (!Array.isArray(positions)) throw ApiException.invalidInput('positions: must be an array');
+  if (!Array.isArray(positions)) throw malformed('positions: must be an array');
   if (positions.length < 1 || positions.length > MAX_POSITIONS_PER_BATCH) {
-    throw ApiException.invalidInput(`positions: must hold 1 to ${MAX_POSITIONS_PER_BATCH} positions`);
+    throw malformed(`positions: must hold 1 to ${MAX_POSITIONS_PER_BATCH} positions`);
   }
   const problems: string[] = [];
   const reports = positions.map((item: unknown, index): NormalizedReport => {
@@ -55,7 +58,8 @@ export function parseBatch(body: unknown): NormalizedReport[] {
   });
   if (problems.length > 0) {
     const shown = problems.slice(0, 10).join('; ');
-    throw ApiException.invalidInput(
+    throw new TelemetryIngestException(
+      TelemetryIngestExceptionCode.InvalidPosition,
       problems.length > 10 ? `${shown}; and ${problems.length - 10} more` : shown,
     );
   }

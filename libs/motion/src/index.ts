@@ -1,0 +1,15 @@
+/**
+ * The motion rules, written once for every service that judges movement (query-api's trips and
+ * position records, the alert engine's ignition and idling rules, the insights): pure, no I/O.
+ */
+export type { MotionPoint } from './motion-point';
+export type { MotionSettings, MotionSettingsSource } from './settings';
+export { defaultMotionSettings, readMotionSettings, resolveMotionSettings } from './settings';
+export type { CompletedTripSummary, MotionState } from './motion-state';
+export {
+  advanceMotionState,
+  isCurrentMotionState,
+  MOTION_STATE_VERSION,
+  tripCompletedBetween,
+} from './motion-state';
+export type { CoreFix, MotionCore, TripCandidate, TripEndReason, TripExtent } from './motion-core';

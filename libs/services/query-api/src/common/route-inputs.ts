@@ -1,0 +1,76 @@
+/** Inputs shared by several query-api routes (vehicle and company ids, IMEIs, time ranges). */
+import { PageQuery } from '@fleet/platform';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsISO8601, IsOptional, IsString, Length, Min } from 'class-validator';
+
+export class IdParam {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  id!: number;
+}
+
+export class ImeiParam {
+  @ApiProperty({ description: 'Tracker IMEI' })
+  @IsString()
+  @Length(1, 64)
+  imei!: string;
+}
+
+export class CompanyIdParam {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  companyId!: number;
+}
+
+export class TimeRangeQuery extends PageQuery {
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Start (inclusive); default 24 hours before `to`',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'End (exclusive); default now' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+}
+
+/** V1 `id` + `from` + `to` (GetPositionData, GetReplay, GetReplayUserTime). */
+export class LegacyRangeQuery {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Vehicle id' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  id!: number;
+
+  @ApiProperty({ description: 'ISO 8601, or `yyyy-MM-dd HH:mm:ss`' })
+  @IsString()
+  from!: string;
+
+  @ApiProperty({ description: 'ISO 8601, or `yyyy-MM-dd HH:mm:ss`' })
+  @IsString()
+  to!: string;
+}
+
+export class LegacyVehicleQuery {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Vehicle id' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  id!: number;
+}
+
+export class LegacyCompanyQuery {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  compId!: number;
+}

@@ -1,0 +1,64 @@
+import { Actions } from '@fleet/contracts';
+import {
+  ApiAuthenticated,
+  ApiErrors,
+  ApiPageOf,
+  CurrentPrincipal,
+  Page,
+  Principal,
+  RequiresAction,
+} from '@fleet/platform';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { envelope, sliceOf } from '../common/paging';
+import { IdParam } from '../common/route-inputs';
+import { VehicleAccess } from '../common/vehicle-access';
+import { toPositionV2 } from '../position-records/dto/position-record.v2';
+import { NearestItem } from './dto/nearest-item.dto';
+import { NearestQuery } from './dto/nearest.query';
+import { NearestService, roundedDistance } from './nearest.service';
+
+/** V2: the vehicles of a company nearest a point. */
+@Controller('v2/api/companies/:id/vehicles')
+@ApiTags('Positions')
+@ApiAuthenticated()
+@ApiErrors(404, 422)
+@RequiresAction(Actions.readVehicles)
+export class NearestController {
+  constructor(
+    private readonly access: VehicleAccess,
+    private readonly nearest: NearestService,
+  ) {}
+
+  @Get('nearest')
+  @ApiOperation({
+    operationId: 'CompanyVehicles_nearest',
+    summary: 'Vehicles of the company near a point, nearest first',
+    description:
+      'radius filters on the rounded planar-degree distance; num caps the count after it; then the page.',
+  })
+  @ApiPageOf(NearestItem)
+  async nearestVehicles(
+    @CurrentPrincipal() principal: Principal,
+    @Param() { id }: IdParam,
+    @Query() query: NearestQuery,
+  ): Promise<Page<NearestItem>> {
+    const companyId = this.access.reachableCompany(principal, id);
+    const { items, total, context } = await this.nearest.ofCompany(
+      principal,
+      companyId,
+      { lat: query.lat, lng: query.lng },
+      { num: query.num, radiusDegrees: query.radius },
+      sliceOf(query),
+    );
+    return envelope(
+      items.map(({ view, realDistance }) => ({
+        vehicle: toPositionV2(view, context),
+        distance: roundedDistance(realDistance),
+        realDistance,
+      })),
+      total,
+      query,
+    );
+  }
+}
