@@ -8,6 +8,7 @@ import {
 import {
   CompanyDirectory,
   createServiceApp,
+  InProcessBroker,
   EnvReader,
   readServiceConfig,
   startServiceApp,
@@ -142,6 +143,14 @@ export class TelemetryHarness {
         ) >= count,
       { description: `${count} positions of vehicle ${vehicleId}` },
     );
+  }
+
+  /**
+   * Waits until the in-process transport has delivered everything published so far and every handler
+   * has finished: after it, what was not stored will not be.
+   */
+  async transportIdle(): Promise<void> {
+    await this.app.get(InProcessBroker).idle();
   }
 
   get(url: string, token: string) {

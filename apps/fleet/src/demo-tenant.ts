@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
 import { CompanyStatus } from '@fleet/contracts';
@@ -48,10 +48,39 @@ const DEMO_VEHICLES: { name: string; companies: string[] }[] = [
   { name: 'Freight Hauler 1', companies: ['Demo Suspended Freight'] },
 ];
 
+const DEMO_USER = 'demo';
+const DEMO_KEY_LABEL = 'demo';
+
+/** The demo vehicles' natural keys: fixed, so that a second run finds what the first registered. */
+const demoImei = (index: number) => `35693803${String(index + 1).padStart(7, '0')}`;
+const demoVin = (index: number) => `WDB9066351S${String(100_000 + index + 1)}`;
+
+/** Not a fixed string: a demo data directory should not share a password with every other one. */
+function newDemoPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+async function readCredentials(file: string): Promise<DemoCredentials | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<DemoCredentials> | null;
+    return Array.isArray(parsed?.companies) && Array.isArray(parsed.users)
+      ? (parsed as DemoCredentials)
+      : undefined;
+  } catch {
+    // Missing or unreadable: the secrets in it are lost either way, and fresh ones are issued.
+    return undefined;
+  }
+}
+
 /**
- * Seeds the demo tenant on the first start of a data directory and writes its credentials file. API
- * keys and the user password are stored hashed, so the file is the only place they can be read back:
- * a later start keeps both as they are. Says where the file is, and whether this start created the tenant.
+ * Makes sure the demo tenant exists and its credentials file describes it. What exists is decided by
+ * the database, not by the file: each company (by name under its parent), vehicle (by IMEI) and the
+ * user (by name) is looked up and created only if missing, so a run after a crash in the middle
+ * completes the tenant instead of starting a second one. API keys and the password are stored as
+ * hashes, so the file is the only place they can be read back: a key or password the file holds and
+ * the database accepts is kept; any other is replaced (a company's old demo keys deleted, a fresh one
+ * issued; the user's password reset). The file is then rewritten from the database, mode 0600.
+ * `created` says whether this run registered the demo vehicles (so they have no history yet).
  */
 export async function ensureDemoTenant(
   app: INestApplicationContext,
@@ -59,70 +88,101 @@ export async function ensureDemoTenant(
   urls: { baseUrl: string; osmand: string },
 ): Promise<{ file: string; created: boolean }> {
   const file = join(dataDir, 'demo-credentials.json');
-  if (existsSync(file)) {
-    const credentials = JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
-    await writeFile(
-      file,
-      `${JSON.stringify({ ...credentials, baseUrl: urls.baseUrl, ingest: { osmand: urls.osmand } }, null, 2)}\n`,
-      {
-        mode: 0o600,
-      },
-    );
-    return { file, created: false };
-  }
+  const previous = await readCredentials(file);
   const companies = app.get(CompaniesService);
   const apiKeys = app.get(ApiKeysService);
   const users = app.get(UsersService);
+  const registry = app.get(VehicleRegistry);
+  const log = new Logger('DemoTenant');
+  let changed = false;
 
   const ids = new Map<string, number>();
-  const credentials: DemoCredentials = {
-    baseUrl: urls.baseUrl,
-    ingest: { osmand: urls.osmand },
-    companies: [],
-    users: [],
-    vehicles: [],
-  };
+  const credentialCompanies: DemoCredentials['companies'] = [];
   for (const demo of DEMO_COMPANIES) {
     const parentId = demo.parent ? ids.get(demo.parent)! : null;
-    const company = await companies.create({
-      name: demo.name,
-      parentId,
-      timeZone: demo.timeZone,
-      status: demo.status,
-    });
+    let company = await companies.findByName(demo.name, parentId);
+    if (!company) {
+      company = await companies.create({
+        name: demo.name,
+        parentId,
+        timeZone: demo.timeZone,
+        status: demo.status,
+      });
+      changed = true;
+    }
     ids.set(demo.name, company.id);
-    const { key } = await apiKeys.create({ companyId: company.id, label: 'demo' });
-    credentials.companies.push({
+    const known = previous?.companies?.find((entry) => entry.id === company.id)?.apiKey;
+    let apiKey = known && (await apiKeys.findActive(known))?.companyId === company.id ? known : undefined;
+    if (!apiKey) {
+      // Keys of this company issued by a run whose file was lost: nobody can know them any more.
+      await apiKeys.deleteByLabel(company.id, DEMO_KEY_LABEL);
+      apiKey = (await apiKeys.create({ companyId: company.id, label: DEMO_KEY_LABEL })).key;
+      changed = true;
+    }
+    credentialCompanies.push({
       id: company.id,
       name: company.name,
-      parentId,
+      parentId: company.parentId,
       status: company.status,
-      apiKey: key,
+      apiKey,
     });
   }
-  const registry = app.get(VehicleRegistry);
-  const companyId = (name: string) => ids.get(name)!;
+
+  const registered = new Map((await registry.list()).map((vehicle) => [vehicle.imei, vehicle]));
+  let vehiclesCreated = 0;
+  const credentialVehicles: DemoCredentials['vehicles'] = [];
   for (const [index, demo] of DEMO_VEHICLES.entries()) {
-    const vehicle = await registry.register({
-      name: demo.name,
-      imei: `35693803${String(index + 1).padStart(7, '0')}`,
-      vin: `WDB9066351S${String(100_000 + index + 1)}`,
-      companyIds: demo.companies.map(companyId),
-    });
-    credentials.vehicles.push({
+    let vehicle = registered.get(demoImei(index));
+    if (!vehicle) {
+      vehicle = await registry.register({
+        name: demo.name,
+        imei: demoImei(index),
+        vin: demoVin(index),
+        companyIds: demo.companies.map((name) => ids.get(name)!),
+      });
+      vehiclesCreated += 1;
+      changed = true;
+    }
+    credentialVehicles.push({
       id: vehicle.id,
       name: vehicle.name,
       imei: vehicle.imei,
-      vin: vehicle.vin!,
+      vin: vehicle.vin ?? '',
       companyIds: vehicle.companyIds,
     });
   }
 
-  const password = 'demo-password-1';
-  await users.create('demo', password, [credentials.companies[0].id]);
-  credentials.users.push({ userName: 'demo', password, companyId: credentials.companies[0].id });
+  const top = credentialCompanies[0].id;
+  let user = await users.find(DEMO_USER);
+  let password = previous?.users?.find((entry) => entry.userName === DEMO_USER)?.password;
+  if (!user) {
+    password = newDemoPassword();
+    await users.create(DEMO_USER, password, [top]);
+    user = (await users.find(DEMO_USER))!;
+    changed = true;
+  } else if (!password || !(await users.authenticate(DEMO_USER, password))) {
+    password = newDemoPassword();
+    await users.setPassword(user.id, password);
+    changed = true;
+  }
 
+  const credentials: DemoCredentials = {
+    baseUrl: urls.baseUrl,
+    ingest: { osmand: urls.osmand },
+    companies: credentialCompanies,
+    users: [{ userName: user.userName, password, companyId: user.companyIds[0] ?? top }],
+    vehicles: credentialVehicles,
+  };
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  new Logger('DemoTenant').log({ msg: 'demo tenant created', companies: credentials.companies.length });
-  return { file, created: true };
+  // The mode of writeFile applies only to a new file; one made by hand may be readable by others.
+  await chmod(file, 0o600);
+  if (changed) {
+    const created = vehiclesCreated === DEMO_VEHICLES.length;
+    log.log({
+      msg: created ? 'demo tenant created' : 'demo tenant completed, or its lost secrets renewed',
+      companies: credentialCompanies.length,
+      vehiclesCreated,
+    });
+  }
+  return { file, created: vehiclesCreated === DEMO_VEHICLES.length };
 }

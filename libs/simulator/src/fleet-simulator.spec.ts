@@ -26,6 +26,24 @@ function fakePort(answer: (report: SimulatedReport, attempt: number) => number) 
   return { send, received, maxInFlight: () => maxInFlightPerVehicle };
 }
 
+/**
+ * A clock and a sleep in simulated time: a sleep moves the clock to the end of the sleep at once, so the
+ * real-time part runs without waiting. The clock never goes back, as several vehicles sleep at once.
+ */
+function simulatedTime(start: number) {
+  let current = start;
+  return {
+    clock: () => current,
+    sleep: async (ms: number, signal: AbortSignal) => {
+      const until = current + ms;
+      // Let the other vehicles' answers arrive first, as they would while a real sleep lasts.
+      await new Promise((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
+      current = Math.max(current, until);
+    },
+  };
+}
+
 describe('FleetSimulator', () => {
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -98,33 +116,58 @@ describe('FleetSimulator', () => {
   });
 
   it('in real time stops when asked, with nothing left in flight', async () => {
+    const time = simulatedTime(now);
     const port = fakePort(() => 200);
-    const simulator = new FleetSimulator({ imeis: IMEIS, intervalSeconds: 1, send: port.send });
-    const running = simulator.run();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    simulator.stop();
-    const stats = await running;
-    expect(stats.accepted).toBeGreaterThanOrEqual(3);
+    let stopped = false;
+    let sentAfterStop = 0;
+    const simulator: FleetSimulator = new FleetSimulator({
+      imeis: IMEIS,
+      intervalSeconds: 1,
+      ...time,
+      send: (report) => {
+        if (stopped) sentAfterStop += 1;
+        // Stopped while this report (and maybe other vehicles' ones) is still unanswered.
+        if (port.received.length === 12 && !stopped) {
+          stopped = true;
+          simulator.stop();
+        }
+        return port.send(report);
+      },
+    });
+    const stats = await simulator.run();
+    expect(stopped).toBe(true);
+    expect(sentAfterStop).toBe(0);
+    // Each report in flight at the stop was answered and counted before run() resolved.
     expect(stats.accepted).toBe(port.received.length);
-    for (const report of port.received) expect(report.time).toBeLessThanOrEqual(Date.now());
+    expect(port.received.length).toBeGreaterThanOrEqual(12);
+    // The later reports were live ones: made at their moment on the clock, none ahead of it.
+    expect(Math.max(...port.received.map((report) => report.time))).toBeGreaterThanOrEqual(now + 2_000);
+    for (const report of port.received) expect(report.time).toBeLessThanOrEqual(time.clock());
   });
 
   it('goes on in real time after its history, without a gap or a jump', async () => {
+    const time = simulatedTime(now);
     const port = fakePort(() => 200);
-    const simulator = new FleetSimulator({
+    const clockAtSend: number[] = [];
+    const simulator: FleetSimulator = new FleetSimulator({
       imeis: IMEIS.slice(0, 1),
       intervalSeconds: 1,
       historySeconds: 30,
-      send: port.send,
+      ...time,
+      send: (report) => {
+        clockAtSend.push(time.clock());
+        if (clockAtSend.length === 36) simulator.stop();
+        return port.send(report);
+      },
     });
-    const running = simulator.run();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    simulator.stop();
-    await running;
+    await simulator.run();
     const times = port.received.map((report) => report.time);
-    expect(times.length).toBeGreaterThanOrEqual(31);
-    expect(times[times.length - 1]).toBeGreaterThan(times[0] + 30_000);
+    expect(times).toHaveLength(36);
+    expect(times[0]).toBe(now - 30_000);
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(1_000);
+    // History (up to now) goes out at once; each later report waits until the clock reaches its time.
+    expect(clockAtSend.slice(0, 31)).toEqual(Array(31).fill(now));
+    expect(clockAtSend.slice(31)).toEqual(times.slice(31));
   });
 
   it('refuses an interval below a second and a negative history', () => {

@@ -24,6 +24,11 @@ export interface FleetSimulatorOptions {
   /** Sending the same report again after a 5xx or no answer, as a tracker does. */
   retry?: { attempts: number; delayMs: number };
   clock?: () => number;
+  /**
+   * Waits `ms` of the clock's time, rejecting once `signal` aborts. Given together with `clock`, it lets
+   * a test run the real-time part in simulated time: its sleep moves its clock on.
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface SimulationStats {
@@ -59,6 +64,7 @@ export class FleetSimulator {
   private readonly vehicles: SimulatedVehicle[];
   private readonly network: RoadNetwork;
   private readonly clock: () => number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly abort = new AbortController();
   private readonly counts = {
     reports: 0,
@@ -81,6 +87,7 @@ export class FleetSimulator {
     if (!(options.intervalSeconds >= 1)) throw new Error('intervalSeconds must be at least 1');
     if (!((options.historySeconds ?? 0) >= 0)) throw new Error('historySeconds must not be negative');
     this.clock = options.clock ?? Date.now;
+    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.network = options.network ?? new RoadNetwork();
     this.random = new Random(options.seed ?? 1);
     const start = this.startTime();
@@ -198,7 +205,7 @@ export class FleetSimulator {
     if (this.abort.signal.aborted) return false;
     if (ms <= 0) return true;
     try {
-      await delay(ms, undefined, { signal: this.abort.signal });
+      await this.sleep(ms, this.abort.signal);
       return true;
     } catch {
       return false;

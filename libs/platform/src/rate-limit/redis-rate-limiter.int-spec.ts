@@ -49,11 +49,26 @@ function messageOf(error: unknown): string {
     : String(error);
 }
 
-/** A limiter whose keys no other test (or run) shares. */
-function limiterOn(client: Redis): { limiter: RedisRateLimiter; prefix: string } {
+/**
+ * A limiter whose keys no other test (or run) shares. With `clock`, the script takes its time from it
+ * instead of from the Redis server, so that a test decides when a window has passed, however slowly
+ * the machine runs it.
+ */
+function limiterOn(client: Redis, clock?: () => number): { limiter: RedisRateLimiter; prefix: string } {
   const prefix = `fleet:rl:test:${randomBytes(6).toString('hex')}:`;
   prefixes.push(prefix);
-  return { limiter: new RedisRateLimiter(client, { keyPrefix: prefix }), prefix };
+  return { limiter: new RedisRateLimiter(client, { keyPrefix: prefix, clock }), prefix };
+}
+
+/** A clock that stands still until moved; starts at the present, as the sets' expiry runs on Redis's. */
+function manualClock() {
+  let now = Date.now();
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 function concurrently(times: number, call: (index: number) => Promise<RateLimitDecision>) {
@@ -113,21 +128,32 @@ describe('RedisRateLimiter on a real Redis', () => {
   });
 
   it('is exact for a second window: 5 of 50 simultaneous requests', async () => {
-    const { limiter } = limiterOn(redis);
+    // The clock stands still: all 50 fall into one second, however long the machine takes to send them.
+    const clock = manualClock();
+    const { limiter } = limiterOn(redis, clock.now);
     const windows = [{ policy: 'second', limit: 5 }] as const;
-    const started = Date.now();
     const decisions = await concurrently(50, () => limiter.consume(KEY, windows));
-    // Beyond a second the first requests would leave the window and the count would rightly differ.
-    expect(Date.now() - started).toBeLessThan(1_000);
 
     expect(allowed(decisions)).toHaveLength(5);
     for (const decision of refused(decisions)) {
-      expect(decision).toMatchObject({ policy: 'second', limit: 5, remaining: 0, retryAfterSeconds: 1 });
+      expect(decision).toMatchObject({
+        policy: 'second',
+        limit: 5,
+        remaining: 0,
+        retryAfterSeconds: 1,
+        resetEpochSeconds: Math.ceil((clock.now() + 1_000) / 1_000),
+      });
     }
+    // One millisecond short of a second later the window is still full; at a second it is free again.
+    clock.advance(999);
+    expect((await limiter.consume(KEY, windows)).allowed).toBe(false);
+    clock.advance(1);
+    expect(allowed(await concurrently(50, () => limiter.consume(KEY, windows)))).toHaveLength(5);
   });
 
   it('is exact with second, minute, hour and day windows together, and counts no refusal', async () => {
-    const { limiter, prefix } = limiterOn(redis);
+    const clock = manualClock();
+    const { limiter, prefix } = limiterOn(redis, clock.now);
     const windows: readonly RateLimitWindow[] = [
       { policy: 'second', limit: 50 },
       { policy: 'minute', limit: 60 },
@@ -135,15 +161,13 @@ describe('RedisRateLimiter on a real Redis', () => {
       { policy: 'day', limit: 5_000 },
     ];
 
-    const started = Date.now();
     const burst = await concurrently(200, () => limiter.consume(KEY, windows));
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(allowed(burst)).toHaveLength(50);
     for (const decision of refused(burst)) {
       expect(decision).toMatchObject({ policy: 'second', limit: 50, retryAfterSeconds: 1 });
     }
 
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock.advance(1_000);
     // The second window is free again; the minute window has 10 left, since refusals were not counted.
     const next = await concurrently(200, () => limiter.consume(KEY, windows));
     expect(allowed(next)).toHaveLength(10);

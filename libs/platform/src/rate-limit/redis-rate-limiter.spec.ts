@@ -43,6 +43,15 @@ describe('RedisRateLimiter (without Redis)', () => {
     });
   });
 
+  it("sends the injected clock's time after the windows, and nothing there without one", async () => {
+    const { client, evalsha } = fakeRedis({ evalsha: () => Promise.resolve([1, NOW_MS, 0, -1]) });
+    const windows = [{ policy: 'minute', limit: 60 }] as const;
+    await new RedisRateLimiter(client, { clock: () => NOW_MS + 0.7 }).consume('k', windows);
+    await new RedisRateLimiter(client).consume('k', windows);
+    expect(evalsha.mock.calls[0].slice(4)).toEqual([60_000, 60, NOW_MS]);
+    expect(evalsha.mock.calls[1].slice(4)).toEqual([60_000, 60]);
+  });
+
   it('gives every request its own member id, so simultaneous requests are all counted', async () => {
     const { client, evalsha } = fakeRedis({ evalsha: () => Promise.resolve([1, NOW_MS, 0, -1]) });
     const limiter = new RedisRateLimiter(client);

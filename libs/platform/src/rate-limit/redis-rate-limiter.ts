@@ -16,7 +16,8 @@ import {
  * across replicas. Time comes from the Redis server, so replicas with skewed clocks still agree.
  *
  * KEYS[i]: the sorted set of window i (members are requests, scores their time in ms).
- * ARGV[1]: an id unique to this request; ARGV[2i], ARGV[2i+1]: length (ms) and limit of window i.
+ * ARGV[1]: an id unique to this request; ARGV[2i], ARGV[2i+1]: length (ms) and limit of window i;
+ * then, only with an injected clock, the time (ms) to use instead of the server's.
  * Reply: allowed (1/0), server time (ms), then per window the count before this request and the
  * score of its oldest request (-1 when empty).
  */
@@ -25,6 +26,8 @@ const CONSUME_SCRIPT = `
 if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local given = ARGV[2 * #KEYS + 2]
+if given then now = tonumber(given) end
 local allowed = 1
 local reply = {0, now}
 for i = 1, #KEYS do
@@ -53,6 +56,11 @@ const CONSUME_SCRIPT_SHA = createHash('sha1').update(CONSUME_SCRIPT).digest('hex
 export interface RedisRateLimiterOptions {
   /** Prepended to every key, so that deployments or tests can share one Redis. */
   keyPrefix?: string;
+  /**
+   * Current time in Unix ms, instead of the Redis server's; tests pass a fake one to step over a window
+   * without waiting for it. Production leaves it out: replicas' clocks may disagree, Redis's is one.
+   */
+  clock?: () => number;
 }
 
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'fleet:rl:';
@@ -68,6 +76,7 @@ export class RedisRateLimiter extends RateLimiter {
   /** Member ids must be unique across every replica and restart: a random part and a sequence. */
   private readonly instanceId = randomBytes(9).toString('base64url');
   private sequence = 0;
+  private readonly clock: (() => number) | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -75,6 +84,7 @@ export class RedisRateLimiter extends RateLimiter {
   ) {
     super();
     this.keyPrefix = options.keyPrefix ?? DEFAULT_RATE_LIMIT_KEY_PREFIX;
+    this.clock = options.clock;
     if (/[{}]/.test(this.keyPrefix)) {
       // A brace in the prefix would move the hash tag and split a key's windows across cluster slots.
       throw new Error(`rate limit: the key prefix must not contain braces, got "${this.keyPrefix}"`);
@@ -95,6 +105,7 @@ export class RedisRateLimiter extends RateLimiter {
     const args = [
       `${this.instanceId}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`,
       ...windows.flatMap((window) => [windowLengthMs(window.policy), window.limit]),
+      ...(this.clock ? [Math.floor(this.clock())] : []),
     ];
     const reply = await this.runScript(keys, args);
     const { allowed, nowMs, usages } = parseReply(reply, windows);

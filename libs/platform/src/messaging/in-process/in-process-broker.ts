@@ -165,7 +165,11 @@ export class InProcessBroker {
     );
   }
 
-  /** Resolves once no handler is running and no delivery is pending. */
+  /**
+   * Resolves once every group has handled every message appended so far, including what handlers
+   * append meanwhile, and no redelivery is pending. Lets a test check that nothing (more) arrived
+   * without sleeping for a guessed while.
+   */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) {
       await Promise.allSettled([...this.inFlight]);

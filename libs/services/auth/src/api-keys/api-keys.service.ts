@@ -45,6 +45,15 @@ export class ApiKeysService {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Deletes, as delete() does, every active key of the company carrying this label; says how many. */
+  async deleteByLabel(companyId: number, label: string): Promise<number> {
+    const result = await this.keys.update(
+      { companyId, label, deletedAt: IsNull() },
+      { deletedAt: new Date() },
+    );
+    return result.affected ?? 0;
+  }
+
   async findActive(key: string): Promise<ApiKey | null> {
     if (!isWellFormedApiKey(key)) return null;
     return this.keys.findOne({ where: { keyHash: hashApiKey(key), deletedAt: IsNull() } });

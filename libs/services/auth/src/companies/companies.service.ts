@@ -2,7 +2,7 @@ import { CompanySnapshotV1, CompanyStatus, Topics } from '@fleet/contracts';
 import { InjectOutbox, Outbox } from '@fleet/platform';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
 import { Company } from './company.entity';
 import { AuthException, AuthExceptionCode } from '../auth.exception';
@@ -99,6 +99,17 @@ export class CompaniesService implements OnApplicationBootstrap {
 
   findById(id: number): Promise<Company | null> {
     return this.dataSource.getRepository(Company).findOneBy({ id });
+  }
+
+  /**
+   * The company of this name directly under `parentId` (null: a top company). Names are not unique;
+   * of several, the oldest, so that repeated look-ups agree.
+   */
+  findByName(name: string, parentId: number | null): Promise<Company | null> {
+    return this.dataSource.getRepository(Company).findOne({
+      where: { name, parentId: parentId ?? IsNull() },
+      order: { id: 'ASC' },
+    });
   }
 
   /** The company or one above it that is not active, if any. */

@@ -26,6 +26,25 @@ export class UsersService {
     });
   }
 
+  /** The user of this name (any case) and their companies in order; undefined if there is none. */
+  async find(userName: string): Promise<{ id: number; userName: string; companyIds: number[] } | undefined> {
+    const user = await this.dataSource
+      .getRepository(User)
+      .findOne({ where: { userName: userName.toLowerCase() } });
+    if (!user) return undefined;
+    const companies = await this.dataSource
+      .getRepository(UserCompany)
+      .find({ where: { userId: user.id }, order: { position: 'ASC' } });
+    return { id: user.id, userName: user.userName, companyIds: companies.map((c) => c.companyId) };
+  }
+
+  /** Replaces the user's password; false if there is no such user. */
+  async setPassword(userId: number, password: string): Promise<boolean> {
+    const passwordHash = await hashPassword(password);
+    const result = await this.dataSource.getRepository(User).update({ id: userId }, { passwordHash });
+    return (result.affected ?? 0) > 0;
+  }
+
   /** The user and their first company if the credentials are right; undefined otherwise. */
   async authenticate(
     userName: string,

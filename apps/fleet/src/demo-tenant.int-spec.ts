@@ -1,0 +1,174 @@
+import { mkdtemp, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuthModule, CompaniesService, readAuthServiceConfig } from '@fleet/auth-service';
+import {
+  CompanyDirectory,
+  createServiceApp,
+  EnvReader,
+  readServiceConfig,
+  startServiceApp,
+} from '@fleet/platform';
+import { QueryApiModule, readQueryApiConfig } from '@fleet/query-api-service';
+import { createTestDatabase, TestDatabase, testJwtSecret, waitFor } from '@fleet/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DemoCredentials, ensureDemoTenant } from './demo-tenant';
+
+const URLS = { baseUrl: 'http://localhost:3000', osmand: 'http://localhost:5055' };
+
+/** auth and query-api (the services the demo tenant lives in) on a fresh database, one per test. */
+async function startServices(): Promise<{ app: NestFastifyApplication; database: TestDatabase }> {
+  const database = await createTestDatabase();
+  const reader = new EnvReader({
+    DATABASE_URL: database.url,
+    AUTH_JWT_SECRET: testJwtSecret,
+    MESSAGING_TRANSPORT: 'in-process',
+    RATE_LIMIT_DEFAULT: 'second=100000',
+    LOG_LEVEL: 'silent',
+  });
+  const config = readServiceConfig('fleet', reader, { httpPort: 0 });
+  const modules = [
+    AuthModule.forRoot(readAuthServiceConfig(reader)),
+    QueryApiModule.forRoot(readQueryApiConfig(reader)),
+  ];
+  reader.assertValid();
+  const app = await createServiceApp(config, modules);
+  await startServiceApp(app, { ...config, http: { host: '127.0.0.1', port: 0 } });
+  return { app, database };
+}
+
+describe('the demo tenant seeding (real PostgreSQL)', () => {
+  let app: NestFastifyApplication;
+  let database: TestDatabase;
+  let dataDir: string;
+  let file: string;
+
+  beforeEach(async () => {
+    ({ app, database } = await startServices());
+    dataDir = await mkdtemp(join(tmpdir(), 'fleet-demo-'));
+    file = join(dataDir, 'demo-credentials.json');
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const seed = () => ensureDemoTenant(app, dataDir, URLS);
+  const credentials = async () => JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
+  const count = async (sql: string) => Number((await database.pool.query(sql)).rows[0].n);
+
+  /** Exactly one demo tenant: 5 companies in their tree, 7 vehicles, one user, one live key each. */
+  async function expectOneCompleteTenant(): Promise<void> {
+    expect(await count('SELECT count(*) AS n FROM auth.companies')).toBe(5);
+    expect(await count('SELECT count(*) AS n FROM query.vehicles')).toBe(7);
+    expect(await count('SELECT count(*) AS n FROM auth.users')).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM auth.api_keys WHERE deleted_at IS NULL')).toBe(5);
+    const written = await credentials();
+    const { rows } = await database.pool.query(
+      'SELECT id, name, parent_id, status FROM auth.companies ORDER BY id',
+    );
+    expect(
+      written.companies.map(({ id, name, parentId, status }) => ({ id, name, parentId, status })),
+    ).toEqual(
+      rows.map((row) => ({ id: row.id, name: row.name, parentId: row.parent_id, status: row.status })),
+    );
+    expect(written.companies[0]).toMatchObject({ name: 'Demo Logistics', parentId: null });
+    expect(written.vehicles.map((vehicle) => vehicle.imei)).toEqual(
+      Array.from({ length: 7 }, (_, i) => `35693803${String(i + 1).padStart(7, '0')}`),
+    );
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  }
+
+  async function tokenStatus(apiKey: string): Promise<number> {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v2/api/authentication/token/api-key',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `apiKey=${encodeURIComponent(apiKey)}`,
+    });
+    return response.statusCode;
+  }
+
+  async function userTokenStatus(userName: string, password: string): Promise<number> {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/Authentication/token/user',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ UserName: userName, Password: password }).toString(),
+    });
+    return response.statusCode;
+  }
+
+  /** Token routes check the company in this process's projection, which follows the outbox. */
+  async function companiesProjected(): Promise<void> {
+    const directory = app.get(CompanyDirectory);
+    const ids = (await credentials()).companies.map((company) => company.id);
+    await waitFor(() => ids.every((id) => directory.get(id) !== undefined), {
+      description: 'demo companies projected',
+    });
+  }
+
+  it('seeds once: a second run finds the tenant and keeps the file and its secrets', async () => {
+    expect(await seed()).toEqual({ file, created: true });
+    const first = await credentials();
+    expect(await seed()).toEqual({ file, created: false });
+
+    await expectOneCompleteTenant();
+    expect(await credentials()).toEqual(first);
+    // Random, not a fixed string of the source.
+    expect(first.users[0].password).toMatch(/^[\w-]{24}$/);
+    await companiesProjected();
+    expect(await tokenStatus(first.companies[0].apiKey)).toBe(200);
+    expect(await userTokenStatus(first.users[0].userName, first.users[0].password)).toBe(200);
+  });
+
+  it('without its file finds the tenant, issues new keys and a new password, and rewrites the file', async () => {
+    await seed();
+    const lost = await credentials();
+    await unlink(file);
+
+    expect(await seed()).toEqual({ file, created: false });
+
+    await expectOneCompleteTenant();
+    const renewed = await credentials();
+    expect(renewed.companies.map((company) => company.id)).toEqual(
+      lost.companies.map((company) => company.id),
+    );
+    expect(renewed.vehicles).toEqual(lost.vehicles);
+    await companiesProjected();
+    for (const [index, company] of renewed.companies.entries()) {
+      expect(company.apiKey).not.toBe(lost.companies[index].apiKey);
+      expect(await tokenStatus(lost.companies[index].apiKey)).toBe(401);
+    }
+    expect(await tokenStatus(renewed.companies[0].apiKey)).toBe(200);
+    // The suspended company's new key works as a key: it is the company that is refused.
+    expect(await tokenStatus(renewed.companies[4].apiKey)).toBe(403);
+    expect(renewed.users[0].password).not.toBe(lost.users[0].password);
+    expect(await userTokenStatus('demo', lost.users[0].password)).toBe(401);
+    expect(await userTokenStatus('demo', renewed.users[0].password)).toBe(200);
+  });
+
+  it('completes a seeding that crashed after the first company, without a second tenant', async () => {
+    const companies = app.get(CompaniesService);
+    const create = companies.create.bind(companies);
+    const crash = jest
+      .spyOn(companies, 'create')
+      .mockImplementationOnce(create)
+      .mockRejectedValueOnce(new Error('crash after the first company'));
+    await expect(seed()).rejects.toThrow('crash after the first company');
+    crash.mockRestore();
+    expect(await count('SELECT count(*) AS n FROM auth.companies')).toBe(1);
+    // The crashed run had issued the top company a key that only it ever saw.
+    expect(await count('SELECT count(*) AS n FROM auth.api_keys WHERE deleted_at IS NULL')).toBe(1);
+    const topId = Number((await database.pool.query('SELECT id FROM auth.companies')).rows[0].id);
+
+    expect(await seed()).toEqual({ file, created: true });
+
+    await expectOneCompleteTenant();
+    expect((await credentials()).companies[0].id).toBe(topId);
+    await companiesProjected();
+    expect(await tokenStatus((await credentials()).companies[0].apiKey)).toBe(200);
+  });
+});
