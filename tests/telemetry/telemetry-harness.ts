@@ -8,11 +8,11 @@ import {
 import {
   CompanyDirectory,
   createServiceApp,
-  InProcessBroker,
   EnvReader,
   readServiceConfig,
   startServiceApp,
 } from '@fleet/platform';
+import { InProcessBroker } from '@fleet/platform-transport';
 import {
   QueryApiModule,
   readQueryApiConfig,
