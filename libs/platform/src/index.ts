@@ -28,6 +28,7 @@ export * from './rate-limit/memory-rate-limiter';
 export * from './rate-limit/redis-rate-limiter';
 export * from './auth/principal';
 export * from './auth/company-directory';
+export * from './projections/snapshots';
 export * from './auth/route-metadata';
 export * from './auth/request-pipeline.guard';
 export * from './http/pagination';

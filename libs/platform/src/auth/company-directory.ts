@@ -3,6 +3,7 @@ import { Controller, Injectable } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ConsumeEvents } from '../messaging/consume-events.decorator';
 import { EventBatch } from '../messaging/message';
+import { SnapshotMap } from '../projections/snapshots';
 
 /**
  * Every process's own projection of the company tree, fed by the compacted company-snapshot topic.
@@ -11,12 +12,19 @@ import { EventBatch } from '../messaging/message';
  */
 @Injectable()
 export class CompanyDirectory {
-  private readonly companies = new Map<number, CompanySnapshotV1>();
+  private readonly companies = new SnapshotMap<number, CompanySnapshotV1>((company) => company.companyId);
+  /** The tree by parent, so that a subtree is found without looking at every company. */
+  private readonly children = new Map<number, Set<number>>();
 
   apply(snapshots: readonly CompanySnapshotV1[]): void {
-    for (const snapshot of snapshots) {
-      const held = this.companies.get(snapshot.companyId);
-      if (!held || held.version <= snapshot.version) this.companies.set(snapshot.companyId, snapshot);
+    for (const { previous, current } of this.companies.apply(snapshots)) {
+      if (previous?.parentId === current.parentId) continue;
+      if (previous?.parentId != null) this.children.get(previous.parentId)?.delete(current.companyId);
+      if (current.parentId !== null) {
+        let siblings = this.children.get(current.parentId);
+        if (!siblings) this.children.set(current.parentId, (siblings = new Set()));
+        siblings.add(current.companyId);
+      }
     }
   }
 
@@ -52,9 +60,20 @@ export class CompanyDirectory {
     return false;
   }
 
-  /** `root` and every company below it that this process knows. */
+  /** `root` and every company below it that this process knows (none when it does not know `root`). */
   subtreeOf(root: number): number[] {
-    return [...this.companies.keys()].filter((companyId) => this.isWithin(root, companyId));
+    if (!this.companies.get(root)) return [];
+    const found = [root];
+    const seen = new Set(found);
+    for (let index = 0; index < found.length; index += 1) {
+      for (const child of this.children.get(found[index]) ?? []) {
+        if (!seen.has(child)) {
+          seen.add(child);
+          found.push(child);
+        }
+      }
+    }
+    return found;
   }
 
   private parentOf(company: CompanySnapshotV1): CompanySnapshotV1 | undefined {

@@ -2,8 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { VehicleSnapshotV1 } from '@fleet/contracts';
+import { applySnapshotRows, SnapshotTable } from '@fleet/platform';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+
+/** Ingest's projection of the vehicle registry: which tracker belongs to which vehicle. */
+const deviceSessions: SnapshotTable<VehicleSnapshotV1> = {
+  table: 'ingest.device_sessions',
+  key: 'vehicle_id',
+  rowOf: (snapshot) => ({
+    vehicle_id: snapshot.vehicleId,
+    imei: snapshot.imei,
+    version: snapshot.version,
+    updated_at: snapshot.updatedAt,
+  }),
+  isDeleted: (snapshot) => snapshot.deleted,
+};
 
 /** Most IMEIs remembered; beyond it the oldest entries go first. */
 const CACHE_LIMIT = 200_000;
@@ -92,23 +106,7 @@ export class DeviceDirectory {
 
   /** Applies snapshots in order; a snapshot older than the stored one is ignored (idempotent on redelivery). */
   async apply(snapshots: readonly VehicleSnapshotV1[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      for (const snapshot of snapshots) {
-        if (snapshot.deleted) {
-          await manager.query(`DELETE FROM ingest.device_sessions WHERE vehicle_id = $1 AND version <= $2`, [
-            snapshot.vehicleId,
-            snapshot.version,
-          ]);
-          continue;
-        }
-        await manager.query(
-          `INSERT INTO ingest.device_sessions (vehicle_id, imei, version, updated_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (vehicle_id) DO UPDATE SET imei = EXCLUDED.imei, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
-           WHERE device_sessions.version < EXCLUDED.version`,
-          [snapshot.vehicleId, snapshot.imei, snapshot.version, snapshot.updatedAt],
-        );
-      }
-    });
+    await this.dataSource.transaction((manager) => applySnapshotRows(manager, deviceSessions, snapshots));
     // After the commit, so that a lookup racing with it cannot cache the old answer again.
     for (const snapshot of snapshots) this.cache.delete(snapshot.imei);
   }
