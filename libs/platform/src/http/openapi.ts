@@ -194,12 +194,21 @@ export function openApiFrame(): Omit<OpenAPIObject, 'paths'> {
     .build();
 }
 
-/** Generates the document from the controllers of `app` (which may be created in preview mode). */
+/**
+ * Generates the document from the controllers of `app` (which may be created in preview mode). Paths
+ * and schemas are sorted by name, so that the committed document changes only when the interface
+ * does, not when a route moves to another controller or a module is registered in another order.
+ */
 export function generateOpenApiDocument(app: INestApplication): OpenAPIObject {
-  return SwaggerModule.createDocument(app, openApiFrame(), {
+  const document = SwaggerModule.createDocument(app, openApiFrame(), {
     operationIdFactory: (controllerKey, methodKey) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
+  const byName = <T>(record: Record<string, T>): Record<string, T> =>
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  document.paths = byName(document.paths);
+  if (document.components?.schemas) document.components.schemas = byName(document.components.schemas);
+  return document;
 }
 
 const uiAssets = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
