@@ -1,6 +1,6 @@
 import { NEAREST_ANCHOR_SLACK_DEGREES } from '@fleet/query-api-service';
 import { Random } from '@fleet/simulator';
-import { TelemetryHarness } from './telemetry-harness';
+import { TelemetryContext } from './telemetry-context';
 
 /**
  * The nearest index holds each vehicle's anchor, which lags its position by up to the slack. A dense
@@ -12,7 +12,7 @@ describe('nearest with anchors lagging the positions (real PostgreSQL)', () => {
   // Seeded, so a failure can be replayed.
   const random = new Random(20261123);
   const next = () => random.next();
-  let h: TelemetryHarness;
+  let h: TelemetryContext;
   let company: number;
   let token: string;
   const real = new Map<number, { lat: number; lng: number }>();
@@ -20,12 +20,12 @@ describe('nearest with anchors lagging the positions (real PostgreSQL)', () => {
   const now = Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
-    h = await TelemetryHarness.start();
-    company = await h.company({ name: 'Dense', timeZone: 'UTC' });
-    token = await h.token(await h.apiKey(company));
+    h = await TelemetryContext.open();
+    company = await h.newCompany({ name: 'Dense', timeZone: 'UTC' });
+    token = await h.token(await h.newApiKey(company));
     for (let i = 0; i < VEHICLES; i++) {
       const imei = `87000000000${String(i).padStart(4, '0')}`;
-      const { id } = await h.vehicle(`Dense ${i}`, imei, [company]);
+      const { id } = await h.newVehicle({ name: `Dense ${i}`, imei, companyIds: [company] });
       // All within 0.01° of one spot; then each drifts just inside the slack, in a random direction.
       const start = { lat: 48.2 + next() * 0.01, lng: 16.37 + next() * 0.01 };
       const angle = next() * 2 * Math.PI;

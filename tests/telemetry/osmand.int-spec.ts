@@ -1,11 +1,11 @@
-import { TelemetryHarness } from './telemetry-harness';
+import { TelemetryContext } from './telemetry-context';
 
 /**
  * The tracker port end to end: each OsmAnd variant with good and malformed input, unknown devices, the
  * integrators' batch endpoint, and the last position's resistance to late and repeated fixes.
  */
 describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
-  let h: TelemetryHarness;
+  let h: TelemetryContext;
   let companyId: number;
   let trackers = 0;
   const base = Math.floor(Date.now() / 1000) - 3600;
@@ -14,7 +14,10 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
   const newTracker = async (): Promise<{ imei: string; vehicleId: number }> => {
     trackers += 1;
     const imei = `86100000000${String(trackers).padStart(4, '0')}`;
-    return { imei, vehicleId: (await h.vehicle(`Van ${trackers}`, imei, [companyId])).id };
+    return {
+      imei,
+      vehicleId: (await h.newVehicle({ name: `Van ${trackers}`, imei, companyIds: [companyId] })).id,
+    };
   };
   const stored = async (vehicleId: number) =>
     Number(
@@ -32,8 +35,8 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
     ).rows[0];
 
   beforeAll(async () => {
-    h = await TelemetryHarness.start();
-    companyId = await h.company({ name: 'Fleet' });
+    h = await TelemetryContext.open();
+    companyId = await h.newCompany({ name: 'Fleet' });
   });
 
   afterAll(async () => {

@@ -14,7 +14,7 @@ import {
   tripV1,
   tripV2,
 } from './record-schemas';
-import { TelemetryHarness } from './telemetry-harness';
+import { TelemetryContext } from './telemetry-context';
 
 const KNOTS_PER_KMH = 1 / 1.852;
 const BERLIN = { lat: 52.52, lng: 13.405 };
@@ -22,7 +22,7 @@ const BERLIN = { lat: 52.52, lng: 13.405 };
 const LNG_PER_METRE = 1 / (111_320 * Math.cos((BERLIN.lat * Math.PI) / 180));
 
 describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', () => {
-  let h: TelemetryHarness;
+  let h: TelemetryContext;
   let top: number;
   let sub: number;
   let outsider: number;
@@ -43,18 +43,31 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
   let driverReports = 0;
 
   beforeAll(async () => {
-    h = await TelemetryHarness.start();
-    top = await h.company({ name: 'Top', timeZone: 'Europe/Berlin', dateTimeFormat: 'dd/MM/yyyy HH:mm:ss' });
-    sub = await h.company({ name: 'Sub', parentId: top, timeZone: 'Europe/Berlin' });
-    outsider = await h.company({ name: 'Outsider', timeZone: 'UTC' });
-    ids.driver = (await h.vehicle('Driver', '860000000000001', [top], 'VIN00000000000001')).id;
-    ids.shared = (await h.vehicle('Shared', '860000000000002', [sub, top])).id;
-    ids.subOnly = (await h.vehicle('Sub only', '860000000000003', [sub])).id;
-    ids.foreign = (await h.vehicle('Foreign', '860000000000004', [outsider])).id;
-    topToken = await h.token(await h.apiKey(top));
-    subToken = await h.token(await h.apiKey(sub));
-    allowlistToken = await h.token(await h.apiKey(top, { vehicleIds: [ids.driver] }));
-    outsiderToken = await h.token(await h.apiKey(outsider));
+    h = await TelemetryContext.open();
+    top = await h.newCompany({
+      name: 'Top',
+      timeZone: 'Europe/Berlin',
+      dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
+    });
+    sub = await h.newCompany({ name: 'Sub', parentId: top, timeZone: 'Europe/Berlin' });
+    outsider = await h.newCompany({ name: 'Outsider', timeZone: 'UTC' });
+    ids.driver = (
+      await h.newVehicle({
+        name: 'Driver',
+        imei: '860000000000001',
+        companyIds: [top],
+        vin: 'VIN00000000000001',
+      })
+    ).id;
+    ids.shared = (await h.newVehicle({ name: 'Shared', imei: '860000000000002', companyIds: [sub, top] })).id;
+    ids.subOnly = (await h.newVehicle({ name: 'Sub only', imei: '860000000000003', companyIds: [sub] })).id;
+    ids.foreign = (
+      await h.newVehicle({ name: 'Foreign', imei: '860000000000004', companyIds: [outsider] })
+    ).id;
+    topToken = await h.token(await h.newApiKey(top));
+    subToken = await h.token(await h.newApiKey(sub));
+    allowlistToken = await h.token(await h.newApiKey(top, { vehicleIds: [ids.driver] }));
+    outsiderToken = await h.token(await h.newApiKey(outsider));
 
     for (let t = driveStart; t <= driveEnd;) {
       const minute = (t - driveStart) / 60;

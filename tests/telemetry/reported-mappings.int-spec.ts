@@ -2,7 +2,7 @@ import { QUERY_SCHEMA, replaceVehicleCompanies, VehicleRegistry } from '@fleet/q
 import { waitFor } from '@fleet/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TelemetryHarness } from './telemetry-harness';
+import { TelemetryContext } from './telemetry-context';
 
 /**
  * A company's last-position pages list the vehicles whose mapping is marked `reported`. The mark is
@@ -10,12 +10,12 @@ import { TelemetryHarness } from './telemetry-harness';
  * in flight at once.
  */
 describe('reported mappings behind the company last-position pages (real PostgreSQL)', () => {
-  let h: TelemetryHarness;
+  let h: TelemetryContext;
   let dataSource: DataSource;
   const now = Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
-    h = await TelemetryHarness.start();
+    h = await TelemetryContext.open();
     dataSource = h.app.get<DataSource>(getDataSourceToken(QUERY_SCHEMA));
   });
 
@@ -24,8 +24,8 @@ describe('reported mappings behind the company last-position pages (real Postgre
   });
 
   const companyWithToken = async (name: string) => {
-    const id = await h.company({ name, timeZone: 'UTC' });
-    return { id, token: await h.token(await h.apiKey(id)) };
+    const id = await h.newCompany({ name, timeZone: 'UTC' });
+    return { id, token: await h.token(await h.newApiKey(id)) };
   };
 
   const listed = async (company: { id: number; token: string }) => {
@@ -45,7 +45,7 @@ describe('reported mappings behind the company last-position pages (real Postgre
 
   it('lists a vehicle once it reports, and not before', async () => {
     const company = await companyWithToken('Report after mapping');
-    const { id } = await h.vehicle('Later', '880000000000001', [company.id]);
+    const { id } = await h.newVehicle({ name: 'Later', imei: '880000000000001', companyIds: [company.id] });
     expect(await listed(company)).toEqual({ ids: [], total: 0 });
 
     expect(
@@ -58,7 +58,7 @@ describe('reported mappings behind the company last-position pages (real Postgre
   it('lists a vehicle that had reported in a company it is mapped to afterwards', async () => {
     const first = await companyWithToken('First owner');
     const second = await companyWithToken('Second owner');
-    const { id } = await h.vehicle('Moved', '880000000000002', [first.id]);
+    const { id } = await h.newVehicle({ name: 'Moved', imei: '880000000000002', companyIds: [first.id] });
     expect(
       (await h.osmand({ id: '880000000000002', timestamp: now - 60, lat: 48.2, lon: 16.37 })).status,
     ).toBe(200);
@@ -76,7 +76,7 @@ describe('reported mappings behind the company last-position pages (real Postgre
   it('marks a mapping made while the first report is being projected', async () => {
     const first = await companyWithToken('Mapped first');
     const second = await companyWithToken('Mapped meanwhile');
-    const { id } = await h.vehicle('Contended', '880000000000003', [first.id]);
+    const { id } = await h.newVehicle({ name: 'Contended', imei: '880000000000003', companyIds: [first.id] });
 
     // A mapping transaction as VehicleRegistry.mapToCompanies runs it, held open: it has inserted the
     // new mapping (not reported: no last position yet) and not committed when the first report comes.

@@ -1,23 +1,25 @@
 import { FleetSimulator, osmandHttpSender, SimulatedReport } from '@fleet/simulator';
-import { TelemetryHarness } from './telemetry-harness';
+import { TelemetryContext } from './telemetry-context';
 
 /**
  * The simulator through the real OsmAnd port into the projections: every report it counts as accepted
  * is stored, its readings arrive in the platform's units, and its stops cut its drives into trips.
  */
 describe('the fleet simulator against the device port (real PostgreSQL)', () => {
-  let h: TelemetryHarness;
+  let h: TelemetryContext;
   let token: string;
   const imeis = ['862000000000001', '862000000000002', '862000000000003'];
   const vehicleIds: number[] = [];
 
   beforeAll(async () => {
-    h = await TelemetryHarness.start();
-    const company = await h.company({ name: 'Simulated Fleet', timeZone: 'Europe/Berlin' });
+    h = await TelemetryContext.open();
+    const company = await h.newCompany({ name: 'Simulated Fleet', timeZone: 'Europe/Berlin' });
     for (const [index, imei] of imeis.entries()) {
-      vehicleIds.push((await h.vehicle(`Sim ${index + 1}`, imei, [company])).id);
+      vehicleIds.push(
+        (await h.newVehicle({ name: `Sim ${index + 1}`, imei, companyIds: [company] })).id,
+      );
     }
-    token = await h.token(await h.apiKey(company));
+    token = await h.token(await h.newApiKey(company));
   });
 
   afterAll(async () => {

@@ -4,8 +4,8 @@ import { serviceNodeOptions } from '@fleet/platform';
 /**
  * How each service runs on Kubernetes: its replica range for the HorizontalPodAutoscaler and what it
  * asks of a node. Consumers of the positions topic stop at its 12 partitions: a thirteenth replica
- * would serve HTTP but get no partition. Memory: bench/ingest measured peaks of 260-310 MB RSS for
- * telemetry-ingest and query-api under load (docs/performance.md); the limit leaves room above that.
+ * would serve HTTP but get no partition. Memory: the limit leaves room above the peak RSS that
+ * bench/ingest measured for telemetry-ingest and query-api under load (docs/performance.md).
  */
 export interface Workload {
   readonly minReplicas: number;

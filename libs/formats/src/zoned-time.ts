@@ -87,8 +87,8 @@ const MS_PER_DAY = 86_400_000;
 
 /**
  * The calendar fields of `localMs` (an instant shifted by its offset, read as UTC), by integer
- * arithmetic: a record writes about ten time values, and a Date's getters or its ISO writer took
- * 0.5–1 µs each on the bench machine. Days to a civil date: H. Hinnant's `civil_from_days`.
+ * arithmetic: a record writes about ten time values, and a Date's getters or its ISO writer were a
+ * visible share of a record's cost (docs/performance.md). Days to a civil date: H. Hinnant's `civil_from_days`.
  */
 function wallClockAt(localMs: number, offsetMinutes: number): WallClock {
   const days = Math.floor(localMs / MS_PER_DAY);

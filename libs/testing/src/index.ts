@@ -5,3 +5,4 @@ export * from './kafka';
 export * from './free-port';
 export * from './app-process';
 export * from './factories';
+export * from './test-context';

@@ -1,7 +1,8 @@
 import { RouteOwnership } from '@fleet/contracts';
 import { Public, RateLimit } from '@fleet/platform';
 import { Controller, Get, Module } from '@nestjs/common';
-import { AuthTestApp, startAuthTestApp } from './test/auth-test-app';
+import { TestContext } from '@fleet/testing';
+import { authFixtures, authModules } from './test/auth-fixtures';
 
 @Controller()
 @Public()
@@ -27,10 +28,16 @@ const routes: RouteOwnership[] = [
 ];
 
 describe('deprecated routes of the route table', () => {
-  let harness: AuthTestApp;
+  let harness: TestContext;
 
   beforeAll(async () => {
-    harness = await startAuthTestApp({}, { modules: [OldRoutesModule], routes });
+    harness = await TestContext.start({
+      service: 'auth',
+      modules: (env) => [...authModules(env), OldRoutesModule],
+      fixtures: [authFixtures],
+      routes,
+      serveOpenApi: true,
+    });
   });
 
   afterAll(async () => {

@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { Actions } from '@fleet/contracts';
-import { testJwtSecret } from '@fleet/testing';
+import { TestContext, testJwtSecret } from '@fleet/testing';
 import { sign } from 'jsonwebtoken';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { CompaniesService } from './companies/companies.service';
-import { AuthTestApp, startAuthTestApp } from './test/auth-test-app';
+import { authFixtures, authModules } from './test/auth-fixtures';
 import { UsersService } from './users/users.service';
 
-type Injected = Awaited<ReturnType<AuthTestApp['app']['inject']>>;
+type Injected = Awaited<ReturnType<TestContext['app']['inject']>>;
 
 const formBody = (fields: Record<string, string>) => ({
   payload: new URLSearchParams(fields).toString(),
@@ -19,7 +19,7 @@ function rateLimitHeaders(response: Injected): string[] {
 }
 
 describe('identity: tokens, API keys, companies and the request pipeline', () => {
-  let harness: AuthTestApp;
+  let harness: TestContext;
   let companies: CompaniesService;
   let apiKeys: ApiKeysService;
   const ids = { top: 0, north: 0, harbour: 0 };
@@ -41,8 +41,12 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
   };
 
   beforeAll(async () => {
-    harness = await startAuthTestApp({
-      RATE_LIMIT_ROUTES: '{"POST /api/GetCompanies": "second=3,minute=100"}',
+    harness = await TestContext.start({
+      service: 'auth',
+      modules: authModules,
+      fixtures: [authFixtures],
+      env: { RATE_LIMIT_ROUTES: '{"POST /api/GetCompanies": "second=3,minute=100"}' },
+      serveOpenApi: true,
     });
     companies = harness.app.get(CompaniesService);
     apiKeys = harness.app.get(ApiKeysService);
@@ -392,7 +396,9 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
       expect(document.headers['x-api-version']).toBe('2');
       const body = document.json<{ openapi: string; paths: Record<string, unknown> }>();
       expect(body.openapi).toMatch(/^3\./);
-      expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/v2/api/companies', '/api/GetCompanies']));
+      expect(Object.keys(body.paths)).toEqual(
+        expect.arrayContaining(['/v2/api/companies', '/api/GetCompanies']),
+      );
 
       const page = await harness.app.inject({ method: 'GET', url: '/v2/api/docs' });
       expect(page.statusCode).toBe(200);

@@ -52,8 +52,8 @@ export interface KafkaEventServerOptions {
 /**
  * How long the broker may hold a fetch that finds no new records. A fetch returns as soon as any
  * record arrives, so this does not delay delivery; it only sets how often an idle consumer asks
- * again. At 100 ms two idle consumers kept the broker at ~19% of a core on the 2-core machine
- * (~3% at 500 ms), CPU taken from the services beside it. Also the most a consumer's disconnect
+ * again, and idle consumers asking often took a measurable share of the broker's CPU from the
+ * services beside it (docs/performance.md). Also the most a consumer's disconnect
  * waits for its fetch in flight.
  */
 const FETCH_MAX_WAIT_MS = 500;

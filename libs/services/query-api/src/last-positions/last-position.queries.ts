@@ -24,7 +24,7 @@ export class LastPositionQueries {
   /**
    * Runs `text` as the named prepared statement `name` on the data source's pool: PostgreSQL parses it
    * once per connection and, after five runs, plans it once too. Only for statements whose best plan
-   * does not depend on the values: a generic plan is used for all of them. Planning was about a third
+   * does not depend on the values: a generic plan is used for all of them. Planning was a large share
    * of PostgreSQL's time for a page of last positions (docs/performance.md).
    */
   private async prepared<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
@@ -41,7 +41,7 @@ export class LastPositionQueries {
     // Both the total and the page are index-only scans of the company's reported mappings
     // (vehicle_companies_reported_idx, in vehicle id order); only the page's rows are joined. The
     // filter is written out twice rather than as a CTE: a CTE read twice is materialized, and the
-    // page was then sorted from it (1.4 against 1.0 ms of execution for a page of the company of 1,000).
+    // page was then sorted from it, which measured slower (docs/performance.md).
     const reporting = `FROM query.vehicle_companies vc
           WHERE vc.company_id = $1 AND vc.reported AND ($2::int[] IS NULL OR vc.vehicle_id = ANY($2))`;
     const text = `SELECT paged.*, counted.total

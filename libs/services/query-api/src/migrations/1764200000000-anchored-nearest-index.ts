@@ -6,9 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * point, which the projection moves only when the vehicle has gone more than
  * NEAREST_ANCHOR_SLACK_DEGREES from it (positions/nearest-anchor.ts).
  *
- * With the index on point(lng, lat), every position changed an indexed column: 360,000 updates of
- * 1,000 rows grew the table to 84 MB of dead versions before autovacuum came, against 0.6 MB with
- * HOT updates (docs/performance.md). The fill factor leaves each page room for the new versions.
+ * With the index on point(lng, lat), every position changed an indexed column, so no update could
+ * be HOT and the table grew by dead versions faster than autovacuum came (docs/performance.md). The fill factor leaves each page room for the new versions.
  */
 export class AnchoredNearestIndex1764200000000 implements MigrationInterface {
   name = 'AnchoredNearestIndex1764200000000';

@@ -4,8 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Marks each vehicle-to-company mapping whose vehicle has reported (`reported`), with a partial index
  * on (company_id, vehicle_id) over the marked ones. A company's last-position page and its total are
  * then index-only scans of that index. Before, the total probed last_positions once per mapped
- * vehicle: 2.8 ms of a 4 ms statement for a company of 1,000 vehicles, and 65-72 ms for 100,000
- * (docs/performance.md).
+ * vehicle, most of the statement's time (docs/performance.md).
  *
  * The flag only ever goes from false to true: last positions are never deleted. Who sets it, and why
  * the two writers cannot miss each other, is in PositionProjection.markReported and

@@ -15,8 +15,8 @@ const malformed = (description: string) =>
 
 /**
  * Reads a batch request body with the rules PositionBatchDto declares (which documents them in the
- * OpenAPI document), as plain predicates: class-validator's nested validation costs about 100 µs per
- * position, a tenth of a core at 1,000 positions/s. Any problem is a 422 naming each bad field, and
+ * OpenAPI document), as plain predicates: class-validator's nested validation cost a large share of
+ * a core at the batch endpoint's rates (docs/performance.md). Any problem is a 422 naming each bad field, and
  * nothing of the batch is accepted. position-batch.parse.spec.ts holds it to the DTO's rules.
  */
 export function parseBatch(body: unknown): NormalizedReport[] {

@@ -8,10 +8,8 @@ const MAX_EVENTS_PER_SEND = 2_000;
  * Broker sends in flight at once. The idempotent producer numbers each partition's messages in the
  * order sends are made and the broker keeps that order (Kafka allows up to 5 in flight with
  * idempotence), so a vehicle's positions stay in acceptance order. Two rather than four: fewer,
- * larger sends left more CPU for the device port on the 2-core bench machine (single OsmAnd reports,
- * bench/ingest, four runs each: 2,268-3,470 req/s with two, 1,648-2,468 with four). One was tried
- * too (docs/performance.md): better for single reports in one pair of runs, no better in two more,
- * and it leaves the broker idle between the large sends of the batch endpoint.
+ * larger sends left more CPU for the device port on the 2-core bench machine; one leaves the broker
+ * idle between the large sends of the batch endpoint (docs/performance.md has the runs).
  */
 export const MAX_SENDS_IN_FLIGHT = 2;
 

@@ -1,0 +1,2 @@
+/** auth's test fixtures, for the test contexts of other projects (`@fleet/auth-service-testing`). */
+export * from './auth-fixtures';

@@ -1,0 +1,54 @@
+import { authFixtures, authModules } from '@fleet/auth-service-testing';
+import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
+import { DeviceListener } from '@fleet/telemetry-ingest-service';
+import { telemetryIngestFixtures, telemetryIngestModules } from '@fleet/telemetry-ingest-service-testing';
+import { TestContext, waitFor } from '@fleet/testing';
+
+/**
+ * auth, telemetry-ingest and query-api in one test context: the position routes end to end (tracker
+ * port → broker → projections → HTTP), with real tokens. Rate limits are raised so that tests
+ * measure behaviour, not the limiter.
+ */
+export class TelemetryContext extends TestContext {
+  static open(env: Record<string, string> = {}): Promise<TelemetryContext> {
+    return TelemetryContext.start({
+      modules: (reader) => [
+        ...authModules(reader),
+        ...telemetryIngestModules(reader),
+        ...queryApiModules(reader),
+      ],
+      fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures],
+      env: { RATE_LIMIT_DEFAULT: 'second=100000', ...env },
+    });
+  }
+
+  /** Base URL of the OsmAnd port. */
+  get deviceUrl(): string {
+    return `http://127.0.0.1:${this.app.get(DeviceListener).port}`;
+  }
+
+  /** Sends one OsmAnd GET report; returns the status and body. */
+  async osmand(fields: Record<string, string | number | boolean>): Promise<{ status: number; body: string }> {
+    const query = new URLSearchParams(
+      Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)])),
+    );
+    const response = await fetch(`${this.deviceUrl}/?${query}`);
+    return { status: response.status, body: await response.text() };
+  }
+
+  /** Waits until query-api stored `count` positions of the vehicle. */
+  async storedPositions(vehicleId: number, count: number): Promise<void> {
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await this.database.pool.query(
+              'SELECT count(*) AS n FROM query.positions WHERE vehicle_id = $1',
+              [vehicleId],
+            )
+          ).rows[0].n,
+        ) >= count,
+      { description: `${count} positions of vehicle ${vehicleId}` },
+    );
+  }
+}
