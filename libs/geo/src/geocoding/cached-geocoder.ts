@@ -120,7 +120,10 @@ export class CachedGeocoder implements ReverseGeocoder {
   /** Caches an answer of the inner geocoder and returns it. */
   private keep(key: string, value: GeocodedPlace | null): GeocodedPlace | null {
     // Every caller of this key gets the same object from now on; frozen, so none can change it for the others.
-    if (value !== null) Object.freeze(value);
+    if (value !== null) {
+      if (value.structured !== undefined) Object.freeze(value.structured);
+      Object.freeze(value);
+    }
     this.store(key, value);
     return value;
   }

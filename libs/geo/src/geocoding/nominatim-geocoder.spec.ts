@@ -75,6 +75,13 @@ describe('NominatimGeocoder', () => {
       country: 'Deutschland',
       countryCode: 'DE',
       distanceM: 463, // from the query to the matched way's centre
+      structured: {
+        street: 'Alexanderplatz',
+        suburb: 'Mitte',
+        state: null, // this answer has no state
+        postcode: '10178',
+        country: 'Deutschland',
+      },
     });
 
     expect(requests).toHaveLength(1);
@@ -110,6 +117,66 @@ describe('NominatimGeocoder', () => {
     });
     expect(new URL(requests[0].url ?? '', baseUrl).pathname).toBe('/nominatim/reverse');
     expect(requests[0].headers['accept-language']).toBe('de');
+  });
+
+  it('fills the structured address from the address details', async () => {
+    // What Nominatim answers for a Sydney street address (format=jsonv2, addressdetails=1), abridged.
+    answer = json(200, {
+      lat: '-33.8688197',
+      lon: '151.2092955',
+      display_name:
+        '12, George Street, The Rocks, Sydney, Council of the City of Sydney, New South Wales, 2000, Australia',
+      address: {
+        house_number: '12',
+        road: 'George Street',
+        neighbourhood: 'The Rocks',
+        city_district: 'Sydney',
+        city: 'Sydney',
+        state: 'New South Wales',
+        'ISO3166-2-lvl4': 'AU-NSW',
+        postcode: '2000',
+        country: 'Australia',
+        country_code: 'au',
+      },
+    });
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test' });
+
+    const place = await geocoder.reverse(-33.8688, 151.2093);
+    expect(place?.address).toBe(
+      '12, George Street, The Rocks, Sydney, Council of the City of Sydney, New South Wales, 2000, Australia',
+    );
+    expect(place?.structured).toEqual({
+      street: '12 George Street',
+      suburb: 'The Rocks', // the neighbourhood, before the city district
+      state: 'New South Wales',
+      postcode: '2000',
+      country: 'Australia',
+    });
+  });
+
+  it('leaves out what the address details lack: no road, no suburb, nothing at all', async () => {
+    const geocoder = new NominatimGeocoder({ baseUrl, userAgent: 'test' });
+
+    answer = json(200, {
+      display_name: 'Landstraße, Bezirk Innere Stadt, Wien',
+      address: { house_number: '7', city_district: 'Innere Stadt', state: 'Wien', country: 'Österreich' },
+    });
+    expect((await geocoder.reverse(48.2, 16.37))?.structured).toEqual({
+      street: null, // a house number without a road names no street
+      suburb: 'Innere Stadt',
+      state: 'Wien',
+      postcode: null,
+      country: 'Österreich',
+    });
+
+    answer = json(200, { display_name: 'Somewhere' });
+    expect((await geocoder.reverse(48.2, 16.37))?.structured).toEqual({
+      street: null,
+      suburb: null,
+      state: null,
+      postcode: null,
+      country: null,
+    });
   });
 
   it('answers null and reports an HTTP error', async () => {
