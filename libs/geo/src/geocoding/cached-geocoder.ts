@@ -1,5 +1,5 @@
+import { LRUCache } from 'lru-cache';
 import { GeocodedPlace, ReverseGeocoder } from './geocoder';
-import { LruMap } from './lru';
 
 export interface CachedGeocoderOptions {
   /** Least recently used answers are dropped beyond this many. Default 10,000. */
@@ -35,7 +35,7 @@ export class CachedGeocoder implements ReverseGeocoder {
   private readonly ttlMs: number;
   private readonly nullTtlMs: number;
   private readonly now: () => number;
-  private readonly entries: LruMap<string, Entry>;
+  private readonly entries: LRUCache<string, Entry>;
   private readonly inFlight = new Map<string, Promise<GeocodedPlace | null>>();
 
   constructor(
@@ -47,7 +47,9 @@ export class CachedGeocoder implements ReverseGeocoder {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
     }
-    this.entries = new LruMap(maxEntries);
+    // Expiry stays in the entry rather than in lru-cache's own TTL: an address and a null answer live
+    // for different times, and the tests drive the clock through `now`.
+    this.entries = new LRUCache({ max: maxEntries });
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 10) {
       throw new RangeError(`precisionDecimals must be an integer from 0 to 10, got ${decimals}`);
     }
@@ -118,7 +120,10 @@ export class CachedGeocoder implements ReverseGeocoder {
   /** Caches an answer of the inner geocoder and returns it. */
   private keep(key: string, value: GeocodedPlace | null): GeocodedPlace | null {
     // Every caller of this key gets the same object from now on; frozen, so none can change it for the others.
-    if (value !== null) Object.freeze(value);
+    if (value !== null) {
+      if (value.structured !== undefined) Object.freeze(value.structured);
+      Object.freeze(value);
+    }
     this.store(key, value);
     return value;
   }

@@ -1,3 +1,18 @@
+/**
+ * An address in parts, for machine consumers (webhook payloads send it as `Street`, `Suburb`, `State`,
+ * `Postcode`, `Country`). A part the geocoder does not know is null.
+ */
+export interface StructuredAddress {
+  /** House number and road, e.g. "12 George Street". */
+  street: string | null;
+  /** The suburb, neighbourhood or city district; the offline geocoder gives the locality. */
+  suburb: string | null;
+  state: string | null;
+  postcode: string | null;
+  /** The country's name (English offline; the requested language from Nominatim). */
+  country: string | null;
+}
+
 /** One reverse-geocoding answer: a readable address and, when known, the place and country behind it. */
 export interface GeocodedPlace {
   /** Ready to show, e.g. "Berlin, Germany" or "12 km NE of Potsdam, Germany". */
@@ -10,6 +25,8 @@ export interface GeocodedPlace {
   countryCode?: string;
   /** Metres from the looked-up coordinate to the place named (or to the matched map feature). */
   distanceM?: number;
+  /** The address in parts; absent when the answer is only the coordinate. */
+  structured?: StructuredAddress;
 }
 
 /**

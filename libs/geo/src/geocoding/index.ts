@@ -1,4 +1,4 @@
-export type { GeocodedPlace, GeocodingErrorHandler, ReverseGeocoder } from './geocoder';
+export type { GeocodedPlace, GeocodingErrorHandler, ReverseGeocoder, StructuredAddress } from './geocoder';
 export { formatCoordinate, GeocodingError, isValidCoordinate } from './geocoder';
 export { countryName } from './country-names';
 export type { OfflineGeocoderOptions } from './offline/offline-geocoder';
@@ -10,3 +10,7 @@ export type { CachedGeocoderOptions } from './cached-geocoder';
 export { CachedGeocoder } from './cached-geocoder';
 export type { GeocoderConfig, GeocoderProvider } from './create-geocoder';
 export { createGeocoder, DisabledGeocoder } from './create-geocoder';
+export type { AddressErrorHandler } from './address-resolver';
+export { AddressResolver } from './address-resolver';
+export type { GeocoderEnv, GeocoderSettings } from './read-geocoder-config';
+export { readGeocoderConfig } from './read-geocoder-config';

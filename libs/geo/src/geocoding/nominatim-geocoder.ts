@@ -6,6 +6,7 @@ import {
   isValidCoordinate,
   reportError,
   ReverseGeocoder,
+  StructuredAddress,
 } from './geocoder';
 
 export interface NominatimGeocoderOptions {
@@ -122,6 +123,7 @@ function toPlace(answer: NominatimReverseAnswer, lat: number, lng: number): Geoc
   if (country !== undefined) place.country = country;
   const countryCode = text('country_code');
   if (countryCode !== undefined) place.countryCode = countryCode.toUpperCase();
+  place.structured = structuredAddress(text);
   // Nominatim gives the matched feature's position as strings.
   const matchedLat = Number(answer.lat);
   const matchedLng = Number(answer.lon);
@@ -133,6 +135,21 @@ function toPlace(answer: NominatimReverseAnswer, lat: number, lng: number): Geoc
     place.distanceM = Math.round(haversineMetres({ lat, lng }, { lat: matchedLat, lng: matchedLng }));
   }
   return place;
+}
+
+/** The parts of Nominatim's `address` details a structured address takes. */
+function structuredAddress(text: (key: string) => string | undefined): StructuredAddress {
+  const road = text('road');
+  const houseNumber = text('house_number');
+  return {
+    // English order, as the default language asks for: "12 George Street". A number without a road
+    // says nothing on its own.
+    street: road === undefined ? null : houseNumber === undefined ? road : `${houseNumber} ${road}`,
+    suburb: text('suburb') ?? text('neighbourhood') ?? text('city_district') ?? null,
+    state: text('state') ?? null,
+    postcode: text('postcode') ?? null,
+    country: text('country') ?? null,
+  };
 }
 
 /**

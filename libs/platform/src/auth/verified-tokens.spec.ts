@@ -43,6 +43,18 @@ describe('VerifiedTokens', () => {
     expect(tokens.get(token, 0)).toBeDefined();
   });
 
+  it('keeps the SHA-256 of a token, not the token itself', () => {
+    const tokens = new VerifiedTokens();
+    // A fixed string (a JWS with a fake signature) so that its digest can be written down.
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhcGlrZXk6NyIsImV4cCI6MTkwMDAwMDAwMH0.c2ln';
+    tokens.remember(token, principal());
+
+    // The cache is private; its keys are what a heap dump would show.
+    const keys = [...tokens['entries'].keys()];
+    expect(keys).toEqual(['tlhQnuXMQC7Ogiy5RJq02sas2FQw/WK9qXSrNt/pV54=']);
+    expect(tokens.get(token, 0)).toEqual(principal());
+  });
+
   it('does not keep a token without a numeric exp claim', () => {
     const tokens = new VerifiedTokens();
     const withoutExp = sign({ sub: 'apikey:7' }, secret, { algorithm: 'HS256', noTimestamp: true });
@@ -57,16 +69,21 @@ describe('VerifiedTokens', () => {
     expect(tokens.get(withoutExp, 0)).toBeUndefined();
   });
 
-  it('empties itself when full rather than growing', () => {
+  it('drops the least recently used token when full rather than growing', () => {
     const tokens = new VerifiedTokens(3);
-    const issued = [1, 2, 3, 4].map((i) => tokenExpiringAt(1_900_000_000 + i));
-    for (const token of issued.slice(0, 3)) tokens.remember(token, principal());
-    expect(tokens.size).toBe(3);
+    const [first, second, third, fourth] = [1, 2, 3, 4].map((i) => tokenExpiringAt(1_900_000_000 + i));
+    tokens.remember(first, principal());
+    tokens.remember(second, principal());
+    tokens.remember(third, principal());
+    // A request with the first token makes it the most recently used; the second is now the oldest.
+    expect(tokens.get(first, 0)).toBeDefined();
 
-    tokens.remember(issued[3], principal());
-    expect(tokens.size).toBe(1);
-    expect(tokens.get(issued[3], 0)).toBeDefined();
-    expect(tokens.get(issued[0], 0)).toBeUndefined();
+    tokens.remember(fourth, principal());
+    expect(tokens.size).toBe(3);
+    expect(tokens.get(second, 0)).toBeUndefined();
+    expect(tokens.get(first, 0)).toBeDefined();
+    expect(tokens.get(third, 0)).toBeDefined();
+    expect(tokens.get(fourth, 0)).toBeDefined();
   });
 
   it('hands out a principal no handler can change for the requests after it', () => {

