@@ -1,3 +1,4 @@
+import { GeocoderSettings, readGeocoderConfig } from '@fleet/geo';
 import { MotionSettings, readMotionSettings } from '@fleet/motion';
 import { EnvReader } from '@fleet/platform';
 
@@ -17,12 +18,8 @@ export interface QueryApiConfig {
     /** Static map image URL; `{encoded}` is replaced by the trip's encoded polyline (URL-encoded). */
     staticMapUrlTemplate: string;
   };
-  geocoder: {
-    provider: 'offline' | 'nominatim' | 'none';
-    nominatimUrl?: string;
-    userAgent: string;
-    cacheSize: number;
-  };
+  /** GEOCODER_* (docs/geocoding.md). */
+  geocoder: GeocoderSettings;
 }
 
 export const QUERY_API_CONFIG = Symbol('QUERY_API_CONFIG');
@@ -31,10 +28,6 @@ export const DEFAULT_STATIC_MAP_URL_TEMPLATE =
   'https://maps.example.invalid/staticmap?size=640x400&path=enc:{encoded}';
 
 export function readQueryApiConfig(env: EnvReader): QueryApiConfig {
-  const provider = env.oneOf('GEOCODER_PROVIDER', ['offline', 'nominatim', 'none'] as const, 'offline');
-  const nominatimUrl = env.optionalString('NOMINATIM_URL');
-  if (provider === 'nominatim' && !nominatimUrl)
-    env.problem('NOMINATIM_URL is required when GEOCODER_PROVIDER=nominatim');
   const template = env.string('STATIC_MAP_URL_TEMPLATE', DEFAULT_STATIC_MAP_URL_TEMPLATE);
   if (!template.includes('{encoded}')) env.problem('STATIC_MAP_URL_TEMPLATE must contain {encoded}');
   return {
@@ -45,11 +38,6 @@ export function readQueryApiConfig(env: EnvReader): QueryApiConfig {
     onlineWindowSeconds: env.int('ONLINE_WINDOW_SECONDS', 600, { min: 1 }),
     motion: readMotionSettings(env),
     trips: { staticMapUrlTemplate: template },
-    geocoder: {
-      provider,
-      nominatimUrl,
-      userAgent: env.string('GEOCODER_USER_AGENT', 'fleet-telemetry/0.1'),
-      cacheSize: env.int('GEOCODER_CACHE_SIZE', 10_000, { min: 0 }),
-    },
+    geocoder: readGeocoderConfig(env),
   };
 }

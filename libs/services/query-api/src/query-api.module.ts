@@ -1,8 +1,8 @@
+import { AddressResolver } from '@fleet/geo';
 import { DatabaseModule } from '@fleet/platform';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
-import { AddressResolver } from './geocoding/address-resolver';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
 import { LastPositionQueries } from './last-positions/last-position.queries';
 import { LastPositionsService } from './last-positions/last-positions.service';
@@ -60,7 +60,17 @@ export class QueryApiModule {
         PositionPartitions,
         PositionProjection,
         PositionViews,
-        AddressResolver,
+        {
+          // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup
+          // gives no address, never an error, and is logged.
+          provide: AddressResolver,
+          useFactory: () => {
+            const logger = new Logger(AddressResolver.name);
+            return new AddressResolver(config.geocoder, (error, at) =>
+              logger.warn({ msg: 'reverse geocoding failed', err: error, at }),
+            );
+          },
+        },
         VisibleVehicles,
         VehicleAccess,
         VehicleRegistry,

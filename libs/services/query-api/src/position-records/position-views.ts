@@ -1,7 +1,7 @@
 import { DEFAULT_DATE_FORMAT } from '@fleet/formats';
+import { AddressResolver } from '@fleet/geo';
 import { Principal } from '@fleet/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { AddressResolver } from '../geocoding/address-resolver';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { motionFactsOf, replayMotionFacts } from './motion-facts';
 import { MotionFacts, PositionView, ViewContext } from './position-view';

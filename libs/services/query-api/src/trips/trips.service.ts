@@ -1,10 +1,10 @@
+import { AddressResolver } from '@fleet/geo';
 import { Principal } from '@fleet/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Counted, pagedRows, Slice } from '../common/paging';
 import { VehicleAccess } from '../common/vehicle-access';
-import { AddressResolver } from '../geocoding/address-resolver';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { TripContext } from './dto/trip-record.dto';

@@ -1,7 +1,8 @@
+import { readGeocoderConfig } from '@fleet/geo';
 import { ConfigError, EnvReader } from '@fleet/platform';
-import { readGeocoderConfig } from './read-geocoder-config';
 
-describe('readGeocoderConfig', () => {
+// query-api reads its GEOCODER_* settings with @fleet/geo's reader, through the platform's EnvReader.
+describe('readGeocoderConfig with the EnvReader', () => {
   it('defaults to the offline geocoder with a 10,000-answer cache', () => {
     const env = new EnvReader({});
     expect(readGeocoderConfig(env)).toEqual({
