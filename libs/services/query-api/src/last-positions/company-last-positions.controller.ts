@@ -1,16 +1,7 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiErrors,
-  ApiPageOf,
-  CurrentPrincipal,
-  Page,
-  PageQuery,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPageOf, CurrentPrincipal, Page, PageQuery, Principal } from '@fleet/platform';
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { CompanyVehicleRoutes } from '../common/route-groups';
 import { envelope, sliceOf } from '../common/paging';
 import { IdParam } from '../common/route-inputs';
 import { VehicleAccess } from '../common/vehicle-access';
@@ -20,11 +11,7 @@ import { LastTimeOnlineItem, toLastTimeOnline } from './dto/last-time-online.dto
 import { LastPositionsService } from './last-positions.service';
 
 /** V2 company routes of last positions: every vehicle mapped to the `{id}` company the token reaches. */
-@Controller('v2/api/companies/:id/vehicles')
-@ApiTags('Positions')
-@ApiAuthenticated()
-@ApiErrors(404, 422)
-@RequiresAction(Actions.readVehicles)
+@CompanyVehicleRoutes()
 export class CompanyLastPositionsController {
   constructor(
     private readonly access: VehicleAccess,

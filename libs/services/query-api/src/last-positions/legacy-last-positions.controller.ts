@@ -1,27 +1,16 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiLegacyErrors,
-  ApiSuccess,
-  CurrentPrincipal,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
+import { HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { LEGACY_ALL } from '../common/paging';
 import { CompanyIdParam, LegacyCompanyQuery, LegacyVehicleQuery } from '../common/route-inputs';
+import { LegacyPositionRoutes } from '../common/route-groups';
 import { VehicleAccess } from '../common/vehicle-access';
 import { LegacyPositionV1, toPositionV1 } from '../position-records/dto/position-record.v1';
 import { LegacyLastTimeOnline, toLegacyLastTimeOnline } from './dto/last-time-online.dto';
 import { LastPositionsService } from './last-positions.service';
 
 /** The V1 last-position routes: query parameters, PascalCase records, no pagination (docs/telemetry.md). */
-@Controller('api')
-@ApiTags('V1 positions')
-@ApiAuthenticated({ legacy: true })
-@ApiLegacyErrors(404, 422)
-@RequiresAction(Actions.readVehicles)
+@LegacyPositionRoutes()
 export class LegacyLastPositionsController {
   constructor(
     private readonly access: VehicleAccess,

@@ -1,25 +1,14 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiErrors,
-  ApiSuccess,
-  CurrentPrincipal,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
+import { Get, Param } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { IdParam } from '../common/route-inputs';
+import { VehicleRoutes } from '../common/route-groups';
 import { toPositionV2, VehiclePositionV2 } from '../position-records/dto/position-record.v2';
 import { LastTimeOnlineItem, toLastTimeOnline } from './dto/last-time-online.dto';
 import { LastPositionsService } from './last-positions.service';
 
 /** V2 vehicle routes of last positions: one vehicle the token sees. */
-@Controller('v2/api/vehicles')
-@ApiTags('Vehicles')
-@ApiAuthenticated()
-@ApiErrors(422)
-@RequiresAction(Actions.readVehicles)
+@VehicleRoutes()
 export class VehicleLastPositionsController {
   constructor(private readonly lastPositions: LastPositionsService) {}
 

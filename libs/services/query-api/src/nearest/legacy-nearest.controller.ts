@@ -1,15 +1,8 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiLegacyErrors,
-  ApiSuccess,
-  CurrentPrincipal,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
+import { HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { LEGACY_ALL } from '../common/paging';
+import { LegacyPositionRoutes } from '../common/route-groups';
 import { VehicleAccess } from '../common/vehicle-access';
 import { toPositionV1 } from '../position-records/dto/position-record.v1';
 import { LegacyNearestResult } from './dto/nearest-item.dto';
@@ -17,11 +10,7 @@ import { LegacyNearestQuery } from './dto/nearest.query';
 import { NearestFilter, NearestService, roundedDistance } from './nearest.service';
 
 /** V1: the vehicles of a company nearest a point, with V1's radius in metres or in degrees. */
-@Controller('api')
-@ApiTags('V1 positions')
-@ApiAuthenticated({ legacy: true })
-@ApiLegacyErrors(404, 422)
-@RequiresAction(Actions.readVehicles)
+@LegacyPositionRoutes()
 export class LegacyNearestController {
   constructor(
     private readonly access: VehicleAccess,

@@ -1,15 +1,7 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiErrors,
-  ApiPageOf,
-  CurrentPrincipal,
-  Page,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPageOf, CurrentPrincipal, Page, Principal } from '@fleet/platform';
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { CompanyVehicleRoutes } from '../common/route-groups';
 import { envelope, sliceOf } from '../common/paging';
 import { IdParam } from '../common/route-inputs';
 import { VehicleAccess } from '../common/vehicle-access';
@@ -19,11 +11,7 @@ import { NearestQuery } from './dto/nearest.query';
 import { NearestService, roundedDistance } from './nearest.service';
 
 /** V2: the vehicles of a company nearest a point. */
-@Controller('v2/api/companies/:id/vehicles')
-@ApiTags('Positions')
-@ApiAuthenticated()
-@ApiErrors(404, 422)
-@RequiresAction(Actions.readVehicles)
+@CompanyVehicleRoutes()
 export class NearestController {
   constructor(
     private readonly access: VehicleAccess,

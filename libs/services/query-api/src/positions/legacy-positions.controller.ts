@@ -1,26 +1,15 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiLegacyErrors,
-  ApiSuccess,
-  CurrentPrincipal,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
+import { HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { LEGACY_ALL } from '../common/paging';
+import { LegacyPositionRoutes } from '../common/route-groups';
 import { LegacyRangeQuery } from '../common/route-inputs';
 import { legacyRangeOf } from '../common/time-range';
 import { LegacyPositionV1, toPositionV1 } from '../position-records/dto/position-record.v1';
 import { PositionsService } from './positions.service';
 
 /** V1: the position history of one vehicle, unpaginated. */
-@Controller('api')
-@ApiTags('V1 positions')
-@ApiAuthenticated({ legacy: true })
-@ApiLegacyErrors(404, 422)
-@RequiresAction(Actions.readVehicles)
+@LegacyPositionRoutes()
 export class LegacyPositionsController {
   constructor(private readonly positions: PositionsService) {}
 

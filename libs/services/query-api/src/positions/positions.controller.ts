@@ -1,27 +1,15 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiErrors,
-  ApiPageOf,
-  CurrentPrincipal,
-  Page,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiPageOf, CurrentPrincipal, Page, Principal } from '@fleet/platform';
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { envelope, sliceOf } from '../common/paging';
 import { IdParam, TimeRangeQuery } from '../common/route-inputs';
+import { VehicleRoutes } from '../common/route-groups';
 import { timeRangeOf } from '../common/time-range';
 import { toPositionV2, VehiclePositionV2 } from '../position-records/dto/position-record.v2';
 import { PositionsService } from './positions.service';
 
 /** V2: the position history of one vehicle. */
-@Controller('v2/api/vehicles')
-@ApiTags('Vehicles')
-@ApiAuthenticated()
-@ApiErrors(422)
-@RequiresAction(Actions.readVehicles)
+@VehicleRoutes()
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}
 

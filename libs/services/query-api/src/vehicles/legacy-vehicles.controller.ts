@@ -1,26 +1,15 @@
-import { Actions } from '@fleet/contracts';
-import {
-  ApiAuthenticated,
-  ApiLegacyErrors,
-  ApiSuccess,
-  CurrentPrincipal,
-  Principal,
-  RequiresAction,
-} from '@fleet/platform';
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { LEGACY_ALL } from '../common/paging';
 import { ImeiParam } from '../common/route-inputs';
+import { LegacyPositionRoutes } from '../common/route-groups';
 import { DeviceIdItem, LegacyDevice, toDeviceId, toLegacyDevice } from './dto/vehicle-info.dto';
 import { LegacyOptionalCompanyQuery } from './dto/vehicle-lookup.query';
 import { VehiclesService } from './vehicles.service';
 
 /** V1 vehicle routes. */
-@Controller('api')
-@ApiTags('V1 positions')
-@ApiAuthenticated({ legacy: true })
-@ApiLegacyErrors(404, 422)
-@RequiresAction(Actions.readVehicles)
+@LegacyPositionRoutes()
 export class LegacyVehiclesController {
   constructor(private readonly vehicles: VehiclesService) {}
 

@@ -1,6 +1,4 @@
-import { Actions } from '@fleet/contracts';
 import {
-  ApiAuthenticated,
   ApiErrors,
   ApiPageOf,
   ApiSuccess,
@@ -8,12 +6,12 @@ import {
   Page,
   PageQuery,
   Principal,
-  RequiresAction,
 } from '@fleet/platform';
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { envelope, sliceOf } from '../common/paging';
 import { ImeiParam } from '../common/route-inputs';
+import { VehicleRoutes } from '../common/route-groups';
 import { DeviceIdItem, toDeviceId, toVehicleInfo, VehicleInfo } from './dto/vehicle-info.dto';
 import { VehicleInfoQuery } from './dto/vehicle-lookup.query';
 import { VehiclesService } from './vehicles.service';
@@ -22,11 +20,7 @@ import { VehiclesService } from './vehicles.service';
 const IMEI_LOOKUP_LIMIT = 100;
 
 /** V2 vehicle routes: any vehicle mapped to a company the token reaches, narrowed by its allowlist. */
-@Controller('v2/api/vehicles')
-@ApiTags('Vehicles')
-@ApiAuthenticated()
-@ApiErrors(422)
-@RequiresAction(Actions.readVehicles)
+@VehicleRoutes()
 export class VehiclesController {
   constructor(private readonly vehicles: VehiclesService) {}
 
