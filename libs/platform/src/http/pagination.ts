@@ -1,25 +1,23 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IntegerInput } from './inputs';
 
 /** Largest `pageSize` any list route accepts (documented in docs/api-conventions.md). */
 export const MAX_PAGE_SIZE = 500;
+
+/** Largest `page`: its offset (page × pageSize) stays far inside what PostgreSQL's OFFSET takes. */
+export const MAX_PAGE = 1_000_000;
 
 /** `page` and `pageSize` of every paginated V2 route: 1 and 50 by default, integers, 422 otherwise. */
 export class PageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntegerInput(1, MAX_PAGE)
   page: number = 1;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @IntegerInput(1, MAX_PAGE_SIZE)
   pageSize: number = 50;
 }
 

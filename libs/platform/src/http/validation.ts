@@ -1,5 +1,6 @@
 import { ApiException } from '@fleet/errors';
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { fieldWithControlCharacter } from './inputs';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -9,10 +10,28 @@ function describe(errors: ValidationError[], parent = ''): string[] {
   });
 }
 
-/** Request DTO validation for every route: a missing or unparsable value is a 422 naming the field. */
+/**
+ * Request validation for every route: a value with a control character (NUL above all, which
+ * PostgreSQL cannot store) is refused before anything reads it, whatever the route's DTO says; then
+ * the DTO's rules. Either way a 422 naming the field.
+ */
+class RequestValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'custom') {
+      const field = fieldWithControlCharacter(value, metadata.type === 'param' ? (metadata.data ?? '') : '');
+      if (field !== undefined) {
+        throw ApiException.invalidInput(`${field}: must not contain control characters`);
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     transform: true,
+    // A value read as missing (an empty one) leaves the DTO's default in place.
+    transformOptions: { exposeUnsetFields: false },
     whitelist: true,
     exceptionFactory: (errors) => ApiException.invalidInput(describe(errors).join('; ')),
   });

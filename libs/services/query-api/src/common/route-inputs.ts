@@ -1,14 +1,11 @@
 /** Inputs shared by several query-api routes (vehicle and company ids, IMEIs, time ranges). */
-import { PageQuery } from '@fleet/platform';
+import { IdInput, PageQuery } from '@fleet/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Length, Min } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 
 export class IdParam {
   @ApiProperty({ type: 'integer', minimum: 1 })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   id!: number;
 }
 
@@ -21,9 +18,7 @@ export class ImeiParam {
 
 export class CompanyIdParam {
   @ApiProperty({ type: 'integer', minimum: 1 })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   companyId!: number;
 }
 
@@ -45,9 +40,7 @@ export class TimeRangeQuery extends PageQuery {
 /** V1 `id` + `from` + `to` (GetPositionData, GetReplay, GetReplayUserTime). */
 export class LegacyRangeQuery {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Vehicle id' })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   id!: number;
 
   @ApiProperty({ description: 'ISO 8601, or `yyyy-MM-dd HH:mm:ss`' })
@@ -61,16 +54,12 @@ export class LegacyRangeQuery {
 
 export class LegacyVehicleQuery {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Vehicle id' })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   id!: number;
 }
 
 export class LegacyCompanyQuery {
   @ApiProperty({ type: 'integer', minimum: 1 })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   compId!: number;
 }

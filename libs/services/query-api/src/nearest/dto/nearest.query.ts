@@ -1,20 +1,22 @@
-import { PageQuery } from '@fleet/platform';
+import { IntegerInput, MAX_ID, NumberInput, PageQuery } from '@fleet/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsLatitude, IsLongitude, IsNumber, IsOptional, Min } from 'class-validator';
+import { IsLatitude, IsLongitude, IsNumber, IsOptional, Min } from 'class-validator';
 import { LegacyCompanyQuery } from '../../common/route-inputs';
+
+/** Most vehicles a nearest query returns (`num`): far above any fleet, and within what SQL's LIMIT takes. */
+export const MAX_NEAREST_COUNT = 1_000_000;
 
 export class NearestQuery extends PageQuery {
   @ApiPropertyOptional({ default: 0 })
   @IsOptional()
-  @Type(() => Number)
+  @NumberInput()
   @IsNumber()
   @IsLatitude()
   lat: number = 0;
 
   @ApiPropertyOptional({ default: 0 })
   @IsOptional()
-  @Type(() => Number)
+  @NumberInput()
   @IsNumber()
   @IsLongitude()
   lng: number = 0;
@@ -25,9 +27,7 @@ export class NearestQuery extends PageQuery {
     description: 'At most this many, after the radius filter',
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntegerInput(1, MAX_NEAREST_COUNT)
   num?: number;
 
   @ApiPropertyOptional({
@@ -36,35 +36,31 @@ export class NearestQuery extends PageQuery {
     description: 'Planar degrees: vehicles whose rounded distance is at or above it are excluded',
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @IntegerInput(0, MAX_ID)
   radius?: number;
 }
 
 export class LegacyNearestQuery extends LegacyCompanyQuery {
   @ApiProperty()
-  @Type(() => Number)
+  @NumberInput()
   @IsNumber()
   @IsLatitude()
   lat!: number;
 
   @ApiProperty()
-  @Type(() => Number)
+  @NumberInput()
   @IsNumber()
   @IsLongitude()
   lng!: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntegerInput(1, MAX_NEAREST_COUNT)
   num?: number;
 
   @ApiPropertyOptional({ description: 'Metres (straight line); omit for no radius' })
   @IsOptional()
-  @Type(() => Number)
+  @NumberInput()
   @IsNumber()
   @Min(0)
   radius?: number;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
+import { IdInput } from '@fleet/platform';
+import { IsOptional, IsString, Length } from 'class-validator';
 
 export class VehicleInfoQuery {
   @ApiPropertyOptional({ description: 'Tracker IMEI' })
@@ -11,9 +11,7 @@ export class VehicleInfoQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   vehicleId?: number;
 
   @ApiPropertyOptional()
@@ -26,8 +24,6 @@ export class VehicleInfoQuery {
 export class LegacyOptionalCompanyQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: "Default: the token's company" })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IdInput()
   compId?: number;
 }

@@ -1,0 +1,99 @@
+import { TelemetryContext } from './telemetry-context';
+
+interface ApiErrorBody {
+  type: string;
+  code: string;
+  description: string;
+}
+
+interface LegacyErrorBody {
+  Status: string;
+  Code: string;
+  Message: string;
+}
+
+/**
+ * Client input that used to reach PostgreSQL or JavaScript's loose number parsing: each must be a
+ * 422 VALIDATION_ERROR/INVALID_INPUT naming the field (V1: its error body), never a 500 or a 200.
+ */
+describe('hostile values in paths, queries and forms (real PostgreSQL)', () => {
+  let h: TelemetryContext;
+  let companyId: number;
+  let token: string;
+
+  beforeAll(async () => {
+    h = await TelemetryContext.open();
+    ({ companyId, token } = await h.newTenant());
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const refusedV2 = async (url: string, field: RegExp) => {
+    const response = await h.get(url, token);
+    expect({ url, status: response.statusCode }).toEqual({ url, status: 422 });
+    const body = response.json<ApiErrorBody>();
+    expect(body).toMatchObject({ type: 'VALIDATION_ERROR', code: 'INVALID_INPUT' });
+    expect(body.description).toMatch(field);
+  };
+
+  it.each([
+    ['an id at 2^31', '/v2/api/vehicles/2147483648/last-position', /^id: /],
+    ['a page beyond any offset', '/v2/api/vehicles/1/positions?page=1e18', /^page: /],
+    ['a hexadecimal page', `/v2/api/companies/${1}/vehicles/last-position?page=0x10`, /^page: /],
+    ['a page with a leading space', '/v2/api/vehicles/1/positions?page=%201', /^page: /],
+    ['a count beyond any fleet', '/v2/api/companies/1/vehicles/nearest?num=9223372036854775808', /^num: /],
+    [
+      'a NUL in a path value',
+      '/v2/api/vehicles/%00/device-ids',
+      /^imei: must not contain control characters/,
+    ],
+    [
+      'a NUL in a query value',
+      '/v2/api/vehicles/info?imei=%00',
+      /^imei: must not contain control characters/,
+    ],
+    [
+      'another control character',
+      '/v2/api/vehicles/info?vin=a%07b',
+      /^vin: must not contain control characters/,
+    ],
+  ])('refuses %s', async (_what, url, field) => {
+    await refusedV2(url.replace('/companies/1/', `/companies/${companyId}/`), field);
+  });
+
+  it('reads an empty required value as missing, not as 0 (V1 nearest)', async () => {
+    const response = await h.post(`/api/GetNearest?lat=&lng=13&compId=${companyId}`, token);
+    expect(response.statusCode).toBe(422);
+    expect(response.json<LegacyErrorBody>()).toMatchObject({ Status: 'Error', Code: 'INVALID_INPUT' });
+    expect(response.json<LegacyErrorBody>().Message).toMatch(/^lat: /);
+  });
+
+  it('keeps the default of an optional value given empty', async () => {
+    const response = await h.get(`/v2/api/companies/${companyId}/vehicles/last-position?page=`, token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json<{ currentPage: number }>().currentPage).toBe(1);
+  });
+
+  it('refuses a NUL in a form field of the token route without looking the user up', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/Authentication/token/user',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'UserName=de%00mo&Password=x',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json<LegacyErrorBody>().Message).toMatch(
+      /^UserName: must not contain control characters/,
+    );
+  });
+
+  it('still answers a well-formed request (control case)', async () => {
+    const response = await h.get(
+      `/v2/api/companies/${companyId}/vehicles/nearest?lat=1.5&lng=-2e1&num=10`,
+      token,
+    );
+    expect(response.statusCode).toBe(200);
+  });
+});
