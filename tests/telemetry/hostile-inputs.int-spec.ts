@@ -96,4 +96,49 @@ describe('hostile values in paths, queries and forms (real PostgreSQL)', () => {
     );
     expect(response.statusCode).toBe(200);
   });
+
+  describe('errors raised before any route runs', () => {
+    const send = async (url: string, init: RequestInit = {}) => {
+      const { port } = h.app.getHttpServer().address() as { port: number };
+      const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    it.each([
+      ['a malformed percent-encoding', '/v2/api/vehicles/%ZZ/last-position', 422],
+      ['a percent-encoded lone surrogate', '/v2/api/vehicles/%ED%A0%80/device-ids', 422],
+      ['a path value over the router limit', `/v2/api/vehicles/${'1'.repeat(120)}/last-position`, 422],
+      ['a URL over 16 kB', `/v2/api/companies?x=${'a'.repeat(17_000)}`, 431],
+    ])('answers %s with the ApiError body', async (_what, url, status) => {
+      const response = await send(url);
+      expect(response.status).toBe(status);
+      expect(response.body).toEqual({
+        type: 'VALIDATION_ERROR',
+        code: 'INVALID_INPUT',
+        description: expect.any(String),
+        ...(status === 431 ? {} : { requestId: expect.any(String) }),
+      });
+    });
+
+    it('answers a V1 URL over 16 kB with the V1 error body', async () => {
+      const response = await send(`/api/GetNearest?x=${'a'.repeat(17_000)}`, { method: 'POST' });
+      expect(response.status).toBe(431);
+      expect(response.body).toMatchObject({ Status: 'Error', Code: 'INVALID_INPUT' });
+    });
+
+    it('refuses multipart/form-data without a boundary with 422, on any POST route', async () => {
+      for (const url of ['/v2/api/authentication/token/api-key', '/api/Authentication/token/user']) {
+        const response = await send(url, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data' },
+          body: 'apiKey=x',
+        });
+        expect({ url, status: response.status }).toEqual({ url, status: 422 });
+        expect(JSON.stringify(response.body)).toMatch(/multipart\/form-data needs a boundary/);
+      }
+    });
+  });
 });

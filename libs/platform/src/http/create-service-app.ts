@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import { publicRoutes, RouteOwnership, toFrameworkPath } from '@fleet/contracts';
-import {
-  ApiException,
-  GlobalExceptionFilter,
-  isLegacyRoute,
-  toHttpError,
-  toLegacyErrorBody,
-} from '@fleet/errors';
+import { ApiException, clientErrorResponse, GlobalExceptionFilter, sendHttpError } from '@fleet/errors';
 import { DynamicModule, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger as PinoLogger } from 'pino';
 import { isUnversioned } from '../auth/unversioned';
@@ -29,6 +24,32 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+const MULTIPART = /^\s*multipart\/form-data\b/i;
+const BOUNDARY = /;\s*boundary=("[^"]+"|[^;\s]+)/i;
+
+/** Query parameters that carry a credential: kept out of the access log. */
+const CREDENTIAL_PARAMETERS = /^(access_token|token|apikey|api_key|key|password|secret)$/i;
+
+/** `url` with the values of credential parameters replaced, for the access log. */
+export function withoutCredentials(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const kept = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed name is logged as it came.
+      }
+      return CREDENTIAL_PARAMETERS.test(decoded) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, query)}?${kept.join('&')}`;
+}
+
 function installRequestPipeline(
   app: NestFastifyApplication,
   logger: PinoLogger,
@@ -42,17 +63,23 @@ function installRequestPipeline(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // @fastify/multipart fails without a boundary in a way no filter sees as the client's mistake.
+    const contentType = request.headers['content-type'];
+    if (contentType && MULTIPART.test(contentType) && !BOUNDARY.test(contentType)) {
+      sendHttpError(
+        ApiException.invalidInput('content-type: multipart/form-data needs a boundary parameter'),
+        request,
+        reply,
+      );
+      return;
+    }
     // Keyed by the route template Fastify matched: one lookup, no path matching per request.
     const sunsetAt = sunsets.get(`${request.method} ${request.routeOptions.url}`);
     if (!sunsetAt) return done();
     const sunset = new Date(sunsetAt);
     if (Date.now() > sunset.getTime()) {
       // Past its sunset date a deprecated route is gone (RFC 8594 allows 410).
-      const { status, body } = toHttpError(
-        ApiException.gone('This route has been retired.'),
-        String(request.id),
-      );
-      void reply.status(status).send(isLegacyRoute(request.url) ? toLegacyErrorBody(body) : body);
+      sendHttpError(ApiException.gone('This route has been retired.'), request, reply);
       return;
     }
     void reply.header('sunset', sunset.toUTCString());
@@ -69,7 +96,7 @@ function installRequestPipeline(
       {
         requestId: request.id,
         method: request.method,
-        url: request.url,
+        url: withoutCredentials(request.url),
         statusCode: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
       },
@@ -109,6 +136,17 @@ export async function createServiceApp(
     genReqId: requestIdOf,
     bodyLimit: options.bodyLimit ?? 1_048_576,
     trustProxy: true,
+    // Errors of Fastify's router (a malformed percent-encoding, a path value over its limit) and of
+    // Node's HTTP parser (a request line over 16 kB) come before any filter: give them the same bodies.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendHttpError(error, request, reply),
+    clientErrorHandler: (error, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      // Node hands over the bytes it read as a Buffer, whatever fastify's types say.
+      if (socket.writable)
+        socket.write(clientErrorResponse(error as unknown as { code?: string; rawPacket?: Buffer }));
+      socket.destroy(error);
+    },
   });
   // No `logger` option: Nest keeps the JSON logger installed above.
   const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter);

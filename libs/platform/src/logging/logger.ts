@@ -14,6 +14,7 @@ export function createRootLogger(service: string, level: LogLevel): Logger {
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    serializers: { err: serializeError },
   });
 }
 
@@ -74,4 +75,27 @@ export function installJsonLogging(service: string, level: LogLevel): Logger {
     installed = { key, logger };
   }
   return installed.logger;
+}
+
+/** What a database error may carry of the values it was given: never written to a log. */
+const VALUE_FIELDS = ['parameters', 'detail', 'where'] as const;
+
+/**
+ * pino's error serializer, less the values an error may carry: TypeORM's QueryFailedError keeps the
+ * statement's parameters (user input, hashes), and PostgreSQL's `detail` quotes the offending values
+ * ("Key (imei)=(...) already exists"). The statement text, the code and the message stay.
+ */
+export function serializeError(error: unknown): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  const scrub = (fields: Record<string, unknown>) => {
+    for (const field of VALUE_FIELDS) delete fields[field];
+  };
+  scrub(serialized);
+  const driverError = serialized.driverError;
+  if (driverError && typeof driverError === 'object') {
+    const copy = { ...(driverError as Record<string, unknown>) };
+    scrub(copy);
+    serialized.driverError = copy;
+  }
+  return serialized;
 }
