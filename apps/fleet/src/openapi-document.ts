@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, generateOpenApiDocument, PlatformModule, readServiceConfig } from '@fleet/platform';
 import { readQueryApiConfig } from '@fleet/query-api-service';
@@ -18,7 +19,8 @@ export const OPENAPI_DOCUMENT_FILE = 'libs/contracts/src/openapi/openapi.json';
  */
 export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
   const env = new EnvReader({
-    AUTH_JWT_SECRET: 'openapi-generation-placeholder-secret-0000',
+    // Never used to sign anything: preview mode runs no provider.
+    AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
     DATABASE_URL: 'postgres://openapi.invalid/none',
     MESSAGING_TRANSPORT: 'in-process',
   });

@@ -67,7 +67,7 @@ describe('readServiceConfig', () => {
 
   it('builds the in-process configuration without brokers', () => {
     const env = new EnvReader({
-      AUTH_JWT_SECRET: 'x'.repeat(32),
+      AUTH_JWT_SECRET: '0123456789abcdef'.repeat(2),
       MESSAGING_TRANSPORT: 'in-process',
       DATABASE_URL: 'postgres://localhost/fleet',
       HTTP_PORT: '4000',
@@ -81,6 +81,24 @@ describe('readServiceConfig', () => {
       messaging: { transport: 'in-process' },
       rateLimits: { store: 'memory', defaultWindows: [{ policy: 'minute', limit: 60 }], routes: {} },
     });
+  });
+
+  it.each([
+    ['the example file', 'change-me-to-at-least-32-random-characters'],
+    ['a placeholder', 'placeholder-placeholder-placeholder-0000'],
+    ['one character repeated', 'x'.repeat(48)],
+  ])('refuses a signing key that is %s, though long enough', (_what, secret) => {
+    const env = new EnvReader({
+      AUTH_JWT_SECRET: secret,
+      DATABASE_URL: 'postgres://localhost/fleet',
+      KAFKA_BROKERS: 'k:9092',
+    });
+    readServiceConfig('auth', env, { httpPort: 3001 });
+    expect(() => env.assertValid()).toThrow(
+      expect.objectContaining({
+        problems: ['AUTH_JWT_SECRET is a placeholder (e.g. from docker/.env.example): set a random one'],
+      }),
+    );
   });
 
   it('refuses a short signing key without echoing it, and malformed rate limits', () => {
@@ -104,7 +122,7 @@ describe('readServiceConfig', () => {
 
   it("reads per-route windows in the spec's path form", () => {
     const env = new EnvReader({
-      AUTH_JWT_SECRET: 'x'.repeat(32),
+      AUTH_JWT_SECRET: '0123456789abcdef'.repeat(2),
       DATABASE_URL: 'postgres://localhost/fleet',
       KAFKA_BROKERS: 'k:9092',
       RATE_LIMIT_ROUTES: '{"GET /v2/api/companies/{id}/alerts": "second=5,hour=1000"}',

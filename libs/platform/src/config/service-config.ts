@@ -136,6 +136,18 @@ export interface ServiceConfigDefaults {
 /** HS256 keys shorter than the hash output weaken the signature. */
 export const MIN_JWT_SECRET_LENGTH = 32;
 
+/**
+ * Secrets that are placeholders, not secrets: copied from an example file they are known to anyone
+ * who read it, whatever their length (`docker/.env.example` ships one). Also one character repeated.
+ */
+const PLACEHOLDER_SECRET =
+  /change[-_ ]?me|replace[-_ ]?me|placeholder|example|your[-_ ]?(jwt[-_ ]?)?secret|^(.)\2*$/i;
+
+/** True for a value that only looks like a secret (see PLACEHOLDER_SECRET). */
+export function isPlaceholderSecret(value: string): boolean {
+  return PLACEHOLDER_SECRET.test(value);
+}
+
 /** Settings every service shares. Service-specific settings are read beside it with the same reader. */
 export function readServiceConfig(
   service: string,
@@ -147,9 +159,13 @@ export function readServiceConfig(
     ['kafka', 'in-process'] as const,
     defaults.transport ?? 'kafka',
   );
+  const jwtSecret = env.secret('AUTH_JWT_SECRET', MIN_JWT_SECRET_LENGTH, defaults.jwtSecret);
+  if (jwtSecret !== undefined && isPlaceholderSecret(jwtSecret)) {
+    env.problem('AUTH_JWT_SECRET is a placeholder (e.g. from docker/.env.example): set a random one');
+  }
   return {
     service,
-    auth: { jwtSecret: env.secret('AUTH_JWT_SECRET', MIN_JWT_SECRET_LENGTH, defaults.jwtSecret) },
+    auth: { jwtSecret },
     http: {
       host: env.string('HTTP_HOST', '0.0.0.0'),
       port: env.port('HTTP_PORT', defaults.httpPort),

@@ -86,8 +86,9 @@ function installRequestPipeline(
     done();
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // Every V2 response says its version, except the 401 of a bad bearer token and a 429.
-    if (/^\/v2\/api(\/|$|\?)/.test(request.url) && !isUnversioned(request))
+    // Every V2 response says its version, except a 429 and every 401: the spec's error table puts the
+    // bad-key 401 of the token route in the bad-bearer row, "no X-API-Version" (docs/auth.md).
+    if (/^\/v2\/api(\/|$|\?)/.test(request.url) && reply.statusCode !== 401 && !isUnversioned(request))
       void reply.header('x-api-version', '2');
     done(null, payload);
   });

@@ -120,6 +120,9 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
     ])('answers 401 INVALID_CREDENTIALS for an %s key', async (_label, apiKey) => {
       const response = await post('/v2/api/authentication/token/api-key', { apiKey });
       expect(response.statusCode).toBe(401);
+      // The error table's 401 row: no X-RateLimit-* and no X-API-Version (docs/auth.md).
+      expect(response.headers['x-api-version']).toBeUndefined();
+      expect(rateLimitHeaders(response)).toEqual([]);
       expect(response.json()).toMatchObject({
         type: 'AUTHENTICATION',
         code: 'INVALID_CREDENTIALS',
@@ -191,6 +194,14 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
       ['an expired token', async () => forge({}, testJwtSecret, { expiresIn: -10 })],
       ['foreign claims', async () => forge({ CompanyId: 'ACME' })],
       [
+        'a token without exp (it would never expire)',
+        async () =>
+          sign({ sub: 'apikey:1', UserId: '0', CompanyId: String(ids.top), TimeZone: 'UTC' }, testJwtSecret, {
+            algorithm: 'HS256',
+          }),
+      ],
+      ['a token without iat', async () => forge({}, testJwtSecret, { noTimestamp: true })],
+      [
         'an HMAC of the right secret over a different algorithm name',
         async () => {
           const header = Buffer.from(JSON.stringify({ alg: 'HS512', typ: 'JWT' })).toString('base64url');
@@ -209,6 +220,23 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
       expect(response.json()).toMatchObject({ type: 'AUTHENTICATION', code: 'INVALID_CREDENTIALS' });
       expect(rateLimitHeaders(response)).toEqual([]);
       expect(response.headers['x-api-version']).toBeUndefined();
+    });
+
+    it.each([
+      ['two spaces', (token: string) => `Bearer  ${token}`],
+      ['a tab', (token: string) => `Bearer\t${token}`],
+      ['a trailing word', (token: string) => `Bearer ${token} extra`],
+      ['no scheme', (token: string) => token],
+    ])('refuses an Authorization header with %s, though the token is good', async (_label, header) => {
+      const token = await tokenFor(topKey);
+      const response = await harness.app.inject({
+        method: 'GET',
+        url: '/v2/api/companies',
+        headers: { authorization: header(token) },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['x-api-version']).toBeUndefined();
+      expect((await get('/v2/api/companies', token)).statusCode).toBe(200);
     });
   });
 
