@@ -1,57 +1,37 @@
 import { mkdtemp, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthModule, CompaniesService, readAuthServiceConfig } from '@fleet/auth-service';
-import {
-  CompanyDirectory,
-  createServiceApp,
-  EnvReader,
-  readServiceConfig,
-  startServiceApp,
-} from '@fleet/platform';
-import { QueryApiModule, readQueryApiConfig } from '@fleet/query-api-service';
-import { createTestDatabase, TestDatabase, testJwtSecret, waitFor } from '@fleet/testing';
+import { CompaniesService } from '@fleet/auth-service';
+import { authFixtures, authModules } from '@fleet/auth-service-testing';
+import { CompanyDirectory } from '@fleet/platform';
+import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
+import { TestContext, TestDatabase, waitFor } from '@fleet/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DemoCredentials, ensureDemoTenant } from './demo-tenant';
 
 const URLS = { baseUrl: 'http://localhost:3000', osmand: 'http://localhost:5055' };
 
-/** auth and query-api (the services the demo tenant lives in) on a fresh database, one per test. */
-async function startServices(): Promise<{ app: NestFastifyApplication; database: TestDatabase }> {
-  const database = await createTestDatabase();
-  const reader = new EnvReader({
-    DATABASE_URL: database.url,
-    AUTH_JWT_SECRET: testJwtSecret,
-    MESSAGING_TRANSPORT: 'in-process',
-    RATE_LIMIT_DEFAULT: 'second=100000',
-    LOG_LEVEL: 'silent',
-  });
-  const config = readServiceConfig('fleet', reader, { httpPort: 0 });
-  const modules = [
-    AuthModule.forRoot(readAuthServiceConfig(reader)),
-    QueryApiModule.forRoot(readQueryApiConfig(reader)),
-  ];
-  reader.assertValid();
-  const app = await createServiceApp(config, modules);
-  await startServiceApp(app, { ...config, http: { host: '127.0.0.1', port: 0 } });
-  return { app, database };
-}
-
 describe('the demo tenant seeding (real PostgreSQL)', () => {
+  let context: TestContext;
   let app: NestFastifyApplication;
   let database: TestDatabase;
   let dataDir: string;
   let file: string;
 
   beforeEach(async () => {
-    ({ app, database } = await startServices());
+    // auth and query-api, the services the demo tenant lives in, on a fresh database per test.
+    context = await TestContext.start({
+      modules: (env) => [...authModules(env), ...queryApiModules(env)],
+      fixtures: [authFixtures, queryApiFixtures],
+      env: { RATE_LIMIT_DEFAULT: 'second=100000' },
+    });
+    ({ app, database } = context);
     dataDir = await mkdtemp(join(tmpdir(), 'fleet-demo-'));
     file = join(dataDir, 'demo-credentials.json');
   });
 
   afterEach(async () => {
-    await app?.close();
-    await database?.drop();
+    await context?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
