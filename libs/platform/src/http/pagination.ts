@@ -31,14 +31,20 @@ export interface Page<T> {
   numberOfPages: number;
 }
 
-export function pageOf<T>(all: readonly T[], query: PageQuery): Page<T> {
+/** The V2 envelope of a page already cut, given the total count of all results. */
+export function envelope<T>(items: T[], total: number, query: PageQuery): Page<T> {
   const offset = (query.page - 1) * query.pageSize;
-  const items = all.slice(offset, offset + query.pageSize);
   return {
     items,
-    totalResults: all.length,
+    totalResults: total,
     lastResultIndex: items.length ? offset + items.length : 0,
     currentPage: query.page,
-    numberOfPages: Math.ceil(all.length / query.pageSize),
+    numberOfPages: Math.ceil(total / query.pageSize),
   };
+}
+
+/** One page of a list held in memory. */
+export function pageOf<T>(all: readonly T[], query: PageQuery): Page<T> {
+  const offset = (query.page - 1) * query.pageSize;
+  return envelope(all.slice(offset, offset + query.pageSize), all.length, query);
 }

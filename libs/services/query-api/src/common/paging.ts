@@ -1,4 +1,4 @@
-import { Page, PageQuery } from '@fleet/platform';
+import { PageQuery } from '@fleet/platform';
 
 /** The rows of one page: `limit` rows after `offset`. */
 export interface Slice {
@@ -22,18 +22,6 @@ export const sliceOf = (query: PageQuery): Slice => ({
   limit: query.pageSize,
   offset: (query.page - 1) * query.pageSize,
 });
-
-/** The V2 envelope of a page the database already cut, given the total it counted. */
-export function envelope<T>(items: T[], total: number, query: PageQuery): Page<T> {
-  const offset = (query.page - 1) * query.pageSize;
-  return {
-    items,
-    totalResults: total,
-    lastResultIndex: items.length ? offset + items.length : 0,
-    currentPage: query.page,
-    numberOfPages: Math.ceil(total / query.pageSize),
-  };
-}
 
 /** A row of a paged query: `in_page` is null on the one row that only carries the total. */
 export type PagedRow<R> = R & { in_page: boolean | null };

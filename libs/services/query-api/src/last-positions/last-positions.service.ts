@@ -31,24 +31,13 @@ export class LastPositionsService {
 
   /** A page of the last positions of the vehicles mapped to a company the token reaches. */
   async ofCompany(principal: Principal, companyId: number, slice: Slice): Promise<ViewedPositions> {
-    const { rows, total } = await this.queries.companyLastPositions(
-      companyId,
-      this.access.allowlistOf(principal),
-      slice,
-    );
+    const { rows, total } = await this.companyRows(principal, companyId, slice);
     return { views: await this.views.ofLastPositions(rows), total, context: this.views.contextOf(principal) };
   }
 
   /** The last position of one vehicle the token sees; 404 when it has not reported yet. */
   async ofVehicle(principal: Principal, vehicleId: number): Promise<ViewedPositions> {
-    await this.access.visibleVehicle(principal, vehicleId);
-    const stored = await this.queries.lastPosition(vehicleId);
-    if (!stored) {
-      throw new QueryApiException(
-        QueryApiExceptionCode.NoPositionYet,
-        `Vehicle ${vehicleId} has not reported a position yet.`,
-      );
-    }
+    const stored = await this.vehicleRow(principal, vehicleId, 'has not reported a position yet');
     return {
       views: await this.views.ofLastPositions([stored]),
       total: 1,
@@ -58,24 +47,29 @@ export class LastPositionsService {
 
   /** When each vehicle of a company the token reaches was last heard from. */
   async lastSeenOfCompany(principal: Principal, companyId: number, slice: Slice): Promise<Counted<LastSeen>> {
-    const { rows, total } = await this.queries.companyLastPositions(
-      companyId,
-      this.access.allowlistOf(principal),
-      slice,
-    );
+    const { rows, total } = await this.companyRows(principal, companyId, slice);
     return { rows: rows.map(lastSeenOf), total };
   }
 
   /** When one vehicle the token sees was last heard from; 404 when never. */
   async lastSeenOfVehicle(principal: Principal, vehicleId: number): Promise<LastSeen> {
+    return lastSeenOf(await this.vehicleRow(principal, vehicleId, 'has not been online yet'));
+  }
+
+  private companyRows(
+    principal: Principal,
+    companyId: number,
+    slice: Slice,
+  ): Promise<Counted<StoredPosition>> {
+    return this.queries.companyLastPositions(companyId, this.access.allowlistOf(principal), slice);
+  }
+
+  /** The last position of a vehicle the token sees, or 404 saying why there is none. */
+  private async vehicleRow(principal: Principal, vehicleId: number, notYet: string): Promise<StoredPosition> {
     await this.access.visibleVehicle(principal, vehicleId);
     const stored = await this.queries.lastPosition(vehicleId);
-    if (!stored) {
-      throw new QueryApiException(
-        QueryApiExceptionCode.NoPositionYet,
-        `Vehicle ${vehicleId} has not been online yet.`,
-      );
-    }
-    return lastSeenOf(stored);
+    if (!stored)
+      throw new QueryApiException(QueryApiExceptionCode.NoPositionYet, `Vehicle ${vehicleId} ${notYet}.`);
+    return stored;
   }
 }

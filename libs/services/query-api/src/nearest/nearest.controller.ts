@@ -1,8 +1,8 @@
-import { ApiPageOf, CurrentPrincipal, Page, Principal } from '@fleet/platform';
+import { ApiPageOf, CurrentPrincipal, envelope, Page, Principal } from '@fleet/platform';
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CompanyVehicleRoutes } from '../common/route-groups';
-import { envelope, sliceOf } from '../common/paging';
+import { sliceOf } from '../common/paging';
 import { IdParam } from '../common/route-inputs';
 import { VehicleAccess } from '../common/vehicle-access';
 import { toPositionV2 } from '../position-records/dto/position-record.v2';

@@ -1,7 +1,7 @@
-import { ApiErrors, ApiPageOf, CurrentPrincipal, Page, Principal } from '@fleet/platform';
+import { ApiErrors, ApiPageOf, CurrentPrincipal, envelope, Page, Principal } from '@fleet/platform';
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { envelope, sliceOf } from '../common/paging';
+import { sliceOf } from '../common/paging';
 import { IdParam, TimeRangeQuery } from '../common/route-inputs';
 import { VehicleRoutes } from '../common/route-groups';
 import { timeRangeOf } from '../common/time-range';

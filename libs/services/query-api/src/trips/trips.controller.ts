@@ -6,13 +6,14 @@ import {
   ApiPageOf,
   ApiSuccess,
   CurrentPrincipal,
+  envelope,
   Page,
   Principal,
   RequiresAction,
 } from '@fleet/platform';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { envelope, LEGACY_ALL, sliceOf } from '../common/paging';
+import { LEGACY_ALL, sliceOf } from '../common/paging';
 import { IdParam, LegacyRangeQuery, TimeRangeQuery } from '../common/route-inputs';
 import { legacyRangeOf, timeRangeOf } from '../common/time-range';
 import { toTripV1, toTripV2, TripRecordV1, TripRecordV2 } from './dto/trip-record.dto';

@@ -3,13 +3,14 @@ import {
   ApiPageOf,
   ApiSuccess,
   CurrentPrincipal,
+  envelope,
   Page,
   PageQuery,
   Principal,
 } from '@fleet/platform';
 import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { envelope, sliceOf } from '../common/paging';
+import { sliceOf } from '../common/paging';
 import { ImeiParam } from '../common/route-inputs';
 import { VehicleRoutes } from '../common/route-groups';
 import { DeviceIdItem, toDeviceId, toVehicleInfo, VehicleInfo } from './dto/vehicle-info.dto';
