@@ -61,9 +61,10 @@ export function clientErrorResponse(error: { code?: string; rawPacket?: Buffer }
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request was not received in time.']
         : [400, 'Bad Request', 'The request is not valid HTTP.'];
-  const start = error.rawPacket?.subarray(0, 64).toString('latin1') ?? '';
+  // The request line's target: `GET /api/... HTTP/1.1`.
+  const target = error.rawPacket?.subarray(0, 64).toString('latin1').split(' ')[1] ?? '';
   const body: ApiErrorBody = { type: ErrorType.ValidationError, code: ErrorCode.InvalidInput, description };
-  const text = JSON.stringify(/^[A-Z]+ \/api(\/|\?|\s)/i.test(start) ? toLegacyErrorBody(body) : body);
+  const text = JSON.stringify(isLegacyRoute(target) ? toLegacyErrorBody(body) : body);
   return (
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
