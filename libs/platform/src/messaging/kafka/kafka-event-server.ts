@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { allTopics, deadLetterTopicName } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
-import { Consumer, IHeaders, Kafka, KafkaMessage, Producer, TopicPartitionOffsetAndMetadata } from 'kafkajs';
+import {
+  Consumer,
+  IHeaders,
+  Kafka,
+  KafkaMessage,
+  Offsets,
+  Producer,
+  TopicPartitionOffsetAndMetadata,
+} from 'kafkajs';
 import { namespaced } from '../../config/service-config';
 import { BatchCoalescer } from '../batch-coalescer';
 import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
@@ -28,6 +36,15 @@ function toRawMessage(message: KafkaMessage): RawMessage {
 
 /** The partition count of the widest topic: a consumer can work on all of a fetch's partitions at once. */
 const MOST_PARTITIONS = Math.max(...allTopics.map((topic) => topic.partitions));
+
+/** kafkajs' commit shape: the offsets grouped by topic. */
+function byTopicPartition(offsets: readonly TopicPartitionOffsetAndMetadata[]): Offsets['topics'] {
+  const topics = new Map<string, { partition: number; offset: string }[]>();
+  for (const { topic, partition, offset } of offsets) {
+    topics.set(topic, [...(topics.get(topic) ?? []), { partition, offset }]);
+  }
+  return [...topics].map(([topic, partitions]) => ({ topic, partitions }));
+}
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
@@ -136,18 +153,25 @@ export class KafkaEventServer extends EventServer {
     );
     // The partitions of a fetch finish together (a coalescing handler even resolves them with one
     // transaction); their offsets then go in one OffsetCommit request instead of one each.
-    const commits = new BatchCoalescer<TopicPartitionOffsetAndMetadata>(
-      (offsets) => consumer.commitOffsets([...offsets]),
-      MOST_PARTITIONS * registrations.length,
-    );
+    //
+    // Commits go through the batch payload's `commitOffsetsIfNecessary(offsets)`, not
+    // `consumer.commitOffsets`: once a disconnect has begun, kafkajs silently drops the latter, so the
+    // chunks handled while the consumer stopped were delivered again after a restart. The payload's
+    // commit goes to the group directly, and a stopping consumer waits for its batch (and so for
+    // this commit) before it leaves the group. Every batch of one run shares that group.
+    let commitThroughGroup: ((offsets: Offsets) => Promise<void>) | undefined;
+    const commits = new BatchCoalescer<TopicPartitionOffsetAndMetadata>(async (offsets) => {
+      if (commitThroughGroup) await commitThroughGroup({ topics: byTopicPartition(offsets) });
+    }, MOST_PARTITIONS * registrations.length);
 
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? MOST_PARTITIONS,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
         const registration = byTopic.get(batch.topic);
         if (!registration) return;
+        commitThroughGroup = commitOffsetsIfNecessary;
         for (const messages of chunk(batch.messages, registration.maxBatchSize)) {
           if (!isRunning() || isStale() || this.stopping) return;
           try {
