@@ -11,12 +11,13 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { Admin, Kafka, Producer } from 'kafkajs';
-import { KafkaConfig, MessagingConfig } from '../config/service-config';
+import { DatabaseConfig, KafkaConfig, MessagingConfig } from '../config/service-config';
 import { HealthRegistry } from '../health/health.registry';
 import { EventServer } from './event-server';
 import { InProcessBroker } from './in-process/in-process-broker';
 import { InProcessEventPublisher } from './in-process/in-process-event-publisher';
 import { InProcessEventServer } from './in-process/in-process-event-server';
+import { PostgresBrokerStore } from './in-process/postgres-broker-store';
 import { createKafkaClient } from './kafka/kafka-client';
 import { KafkaEventPublisher } from './kafka/kafka-event-publisher';
 import { KafkaEventServer } from './kafka/kafka-event-server';
@@ -88,12 +89,21 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** Makes the catalog's topics exist on the in-process broker, as provisioning does on Kafka. */
-function createInProcessBroker(): InProcessBroker {
+/**
+ * Opens the in-process broker on the service's database (its log and group positions in the
+ * `in_process_broker` schema, so that what was acknowledged survives the process), and makes the
+ * catalog's topics exist on it, as provisioning does on Kafka.
+ */
+async function openInProcessBroker(database: DatabaseConfig): Promise<InProcessBroker> {
   const logger = new Logger('InProcessBroker');
-  const broker = new InProcessBroker({
+  const store = await PostgresBrokerStore.connect(database.url, { applicationName: 'in-process-broker' });
+  const broker = await InProcessBroker.open(store, {
     onError: (error, context) =>
-      logger.error({ msg: 'delivery failed; will redeliver', ...context, err: error }),
+      logger.error({
+        msg: context.during === 'delivery' ? 'delivery failed; will redeliver' : `${context.during} failed`,
+        ...context,
+        err: error,
+      }),
   });
   for (const topic of allTopics) {
     broker.createTopic(topic.name, topic.partitions, topic.cleanupPolicy === 'compact');
@@ -103,13 +113,26 @@ function createInProcessBroker(): InProcessBroker {
 }
 
 /**
+ * Closes the broker when the app shuts down. The messaging module is global, so Nest calls this after
+ * the services' own shutdown hooks (an outbox relay may still publish in them).
+ */
+@Injectable()
+export class InProcessBrokerLifecycle implements OnApplicationShutdown {
+  constructor(private readonly broker: InProcessBroker) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.broker.close();
+  }
+}
+
+/**
  * Gives services an {@link EventPublisher} and runs their `@ConsumeEvents` handlers, on Kafka or on the
  * in-process broker. Services never see which: they import this module through the platform bootstrap.
  */
 @Global()
 @Module({})
 export class MessagingModule {
-  static forRoot(config: MessagingConfig): DynamicModule {
+  static forRoot(config: MessagingConfig, database: DatabaseConfig): DynamicModule {
     if (config.transport === 'kafka') {
       return {
         module: MessagingModule,
@@ -129,12 +152,13 @@ export class MessagingModule {
     return {
       module: MessagingModule,
       providers: [
-        { provide: InProcessBroker, useFactory: createInProcessBroker },
+        { provide: InProcessBroker, useFactory: () => openInProcessBroker(database) },
+        InProcessBrokerLifecycle,
         {
           provide: EventPublisher,
           inject: [InProcessBroker, HealthRegistry],
           useFactory: (broker: InProcessBroker, health: HealthRegistry) => {
-            health.register({ name: 'in-process-broker', check: async () => undefined });
+            health.register({ name: 'in-process-broker', check: () => broker.checkHealth() });
             return new InProcessEventPublisher(broker);
           },
         },

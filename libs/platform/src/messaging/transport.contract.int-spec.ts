@@ -1,8 +1,13 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { DeadLetterHeaders, defineTopic, EventSchemaError, TopicSpec } from '@fleet/contracts';
-import { waitFor } from '@fleet/testing';
+import { createTestDatabase, repoRoot, TestDatabase, waitFor } from '@fleet/testing';
 import { IsInt, IsString, Min } from 'class-validator';
+import { InProcessBroker } from './in-process/in-process-broker';
+import { PostgresBrokerStore } from './in-process/postgres-broker-store';
 import { EventBatch } from './message';
 import {
+  durableInProcessTransport,
   inProcessTransport,
   kafkaTransport,
   TransportHarness,
@@ -50,7 +55,7 @@ class Recorder {
   }
 }
 
-const transports: TransportUnderTest[] = [inProcessTransport, kafkaTransport];
+const transports: TransportUnderTest[] = [inProcessTransport, durableInProcessTransport, kafkaTransport];
 
 describe.each(transports)('event transport contract: $name', (transport) => {
   let harness: TransportHarness;
@@ -195,5 +200,145 @@ describe.each(transports)('event transport contract: $name', (transport) => {
     await after.waitForCount(20);
     expect(after.seen.every((event) => event.seq >= 10)).toBe(true);
     expect(new Set(after.ids()).size).toBe(20);
+  });
+});
+
+/** As in test/durable-publisher.child.ts. */
+const killTopic = { name: 'contract.kill.v1', partitions: 4, publishers: 8 };
+
+interface ChildOutput {
+  /** Ids whose append resolved, in the order the child printed them. */
+  acked: string[];
+  /** Ids the child's consumer handled (with `--consume`). */
+  handled: string[];
+  /** The child's broker deleted consumed messages at least once (with `--consume`). */
+  deleted: boolean;
+}
+
+/**
+ * Runs test/durable-publisher.child.ts until `enough` says so, then kills it with SIGKILL while its
+ * publishers still append: some appends are in flight at that moment.
+ */
+async function killChildWhen(
+  databaseUrl: string,
+  args: string[],
+  enough: (output: ChildOutput) => boolean,
+): Promise<ChildOutput> {
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register', join(__dirname, 'test/durable-publisher.child.ts'), databaseUrl, ...args],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output: ChildOutput = { acked: [], handled: [], deleted: false };
+  let stderr = '';
+  let pending = '';
+  let killed = false;
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    // Only whole lines count: a line is printed after its append resolved.
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      const [kind, ...ids] = line.split(' ');
+      if (kind === 'acked') output.acked.push(...ids);
+      if (kind === 'handled') output.handled.push(...ids);
+      if (kind === 'deleted') output.deleted = true;
+    }
+    if (!killed && enough(output)) {
+      killed = true;
+      child.kill('SIGKILL');
+    }
+  });
+  const exit = await new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  if (!killed) throw new Error(`the child exited by itself (${exit}):\n${stderr}`);
+  expect(exit).toBe('SIGKILL');
+  return output;
+}
+
+async function reopen(databaseUrl: string): Promise<InProcessBroker> {
+  const store = await PostgresBrokerStore.connect(databaseUrl, { applicationName: 'kill-test' });
+  const broker = await InProcessBroker.open(store, { redeliveryDelayMs: 20 });
+  broker.createTopic(killTopic.name, killTopic.partitions);
+  return broker;
+}
+
+/** Sequence numbers of one publisher's ids, in the order given. */
+function seqsOf(ids: readonly string[], publisher: number): number[] {
+  return ids.filter((id) => id.startsWith(`${publisher}:`)).map((id) => Number(id.split(':')[1]));
+}
+
+describe('event transport contract: in-process (durable), process killed', () => {
+  let database: TestDatabase;
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterEach(async () => {
+    await database.drop();
+  });
+
+  it('delivers after a restart every message acknowledged before SIGKILL, in order', async () => {
+    const child = await killChildWhen(database.url, [], (output) => output.acked.length >= 3_000);
+
+    const broker = await reopen(database.url);
+    const delivered: string[] = [];
+    broker.subscribe(killTopic.name, 'after-restart', async (batch) => {
+      delivered.push(...batch.messages.map((message) => String(message.value)));
+    });
+    await broker.idle();
+    await broker.close();
+
+    const seen = new Set(delivered);
+    expect(child.acked.filter((id) => !seen.has(id))).toEqual([]);
+    for (let publisher = 0; publisher < killTopic.publishers; publisher++) {
+      // A publisher appends one call after the other: what is stored is a prefix of its ids, in order
+      // and once each, at least as long as what it saw acknowledged (the call in flight may be there).
+      const seqs = seqsOf(delivered, publisher);
+      expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i));
+      expect(seqs.length).toBeGreaterThanOrEqual(seqsOf(child.acked, publisher).length);
+    }
+  });
+
+  it('resumes a group from the position it committed before SIGKILL, having deleted only what it committed', async () => {
+    const child = await killChildWhen(
+      database.url,
+      ['--consume', 'sink'],
+      (output) => output.acked.length >= 3_000 && output.handled.length >= 1_000 && output.deleted,
+    );
+    const committed = new Map<number, number>(
+      (
+        await database.pool.query<{ partition: number; next_offset: string }>(
+          `SELECT partition, next_offset FROM in_process_broker.group_offsets WHERE group_id = 'sink'`,
+        )
+      ).rows.map((row) => [row.partition, Number(row.next_offset)]),
+    );
+    const { rows: starts } = await database.pool.query<{ start: string }>(
+      `SELECT min("offset") AS start FROM in_process_broker.messages GROUP BY partition`,
+    );
+    // The child's maintenance deleted consumed messages before the kill: that is what is tested here.
+    expect(starts.some((row) => Number(row.start) > 0)).toBe(true);
+
+    const broker = await reopen(database.url);
+    const delivered: string[] = [];
+    const firstOffset = new Map<number, number>();
+    broker.subscribe(killTopic.name, 'sink', async (batch) => {
+      if (!firstOffset.has(batch.partition))
+        firstOffset.set(batch.partition, Number(batch.messages[0].offset));
+      delivered.push(...batch.messages.map((message) => String(message.value)));
+    });
+    await broker.idle();
+    await broker.close();
+
+    for (const [partition, offset] of firstOffset)
+      expect([partition, offset]).toEqual([partition, committed.get(partition) ?? 0]);
+    const seen = new Set([...child.handled, ...delivered]);
+    expect(child.acked.filter((id) => !seen.has(id))).toEqual([]);
   });
 });

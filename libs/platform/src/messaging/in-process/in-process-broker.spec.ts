@@ -15,9 +15,9 @@ describe('partitionFor', () => {
 });
 
 describe('InProcessBroker', () => {
-  it('refuses topics that were not provisioned', () => {
+  it('refuses topics that were not provisioned', async () => {
     const broker = new InProcessBroker();
-    expect(() => broker.append('missing', [{ key: 'k', value: '{}' }])).toThrow(/does not exist/);
+    await expect(broker.append('missing', [{ key: 'k', value: '{}' }])).rejects.toThrow(/does not exist/);
   });
 
   it('drops consumed messages of delete topics but keeps compacted ones', async () => {
@@ -26,25 +26,25 @@ describe('InProcessBroker', () => {
     broker.createTopic('snapshots', 1, true);
     for (const topic of ['facts', 'snapshots']) {
       broker.subscribe(topic, 'g', async () => undefined);
-      broker.append(topic, [
+      await broker.append(topic, [
         { key: 'k', value: '1' },
         { key: 'k', value: '2' },
       ]);
     }
     await broker.idle();
-    expect(broker.peek('facts')).toEqual([]);
-    expect(broker.peek('snapshots').map((message) => message.value)).toEqual(['1', '2']);
+    expect(await broker.peek('facts')).toEqual([]);
+    expect((await broker.peek('snapshots')).map((message) => message.value)).toEqual(['1', '2']);
     expect(broker.committedOffset('facts', 'g', 0)).toBe(2);
   });
 
-  it('keeps only the newest messages of a topic nobody reads', () => {
+  it('keeps only the newest messages of a topic nobody reads', async () => {
     const broker = new InProcessBroker({ unreadRetention: 3 });
     broker.createTopic('letters', 1);
-    broker.append(
+    await broker.append(
       'letters',
       ['1', '2', '3', '4', '5'].map((value) => ({ key: 'k', value })),
     );
-    expect(broker.peek('letters').map((message) => [message.offset, message.value])).toEqual([
+    expect((await broker.peek('letters')).map((message) => [message.offset, message.value])).toEqual([
       ['2', '3'],
       ['3', '4'],
       ['4', '5'],
@@ -60,7 +60,7 @@ describe('InProcessBroker', () => {
     const slow = new Promise<void>((resolve) => (release = resolve));
     broker.subscribe('reports', 'ingest', async (batch) => {
       await slow;
-      broker.append(
+      await broker.append(
         'facts',
         batch.messages.map((message) => ({
           key: String(message.key),
@@ -76,7 +76,7 @@ describe('InProcessBroker', () => {
       if (failures-- > 0) throw new Error('once');
       handled.push(...batch.messages.map((message) => `store-${String(message.value)}`));
     });
-    broker.append('reports', [
+    await broker.append('reports', [
       { key: 'a', value: '1' },
       { key: 'b', value: '2' },
     ]);
@@ -101,7 +101,7 @@ describe('InProcessBroker', () => {
       if (failures-- > 0) throw new Error('once');
       seen.push(...batch.messages.map((message) => String(message.value)));
     });
-    broker.append('t', [{ key: 'k', value: 'a' }]);
+    await broker.append('t', [{ key: 'k', value: 'a' }]);
     await broker.idle();
     expect(seen).toEqual(['a']);
   });

@@ -14,6 +14,7 @@ export class InProcessEventPublisher extends EventPublisher {
       value: encodeEvent(topic, event.payload),
       headers: event.headers,
     }));
-    this.broker.append(topic.name, records);
+    // Resolves once the broker holds them (the durable broker: committed to PostgreSQL).
+    await this.broker.append(topic.name, records);
   }
 }

@@ -31,7 +31,7 @@ export class InProcessEventServer extends EventServer {
               group: consumer.group,
               handle: (events) => consumer.invoke(events, batch.partition),
               deadLetter: async (source, partition, letters) => {
-                this.broker.append(
+                await this.broker.append(
                   deadLetterTopicName(source),
                   letters.map((letter) => ({
                     key: letter.message.key ?? '',
@@ -58,7 +58,12 @@ export class InProcessEventServer extends EventServer {
             },
             this.retryPolicy,
           ),
-        { fromBeginning: consumer.fromBeginning, maxBatchSize: consumer.maxBatchSize },
+        {
+          fromBeginning: consumer.fromBeginning,
+          maxBatchSize: consumer.maxBatchSize,
+          // A per-process projection is rebuilt from the topic at every start, as on Kafka.
+          ephemeral: consumer.perProcess,
+        },
       );
       this.unsubscribers.push(unsubscribe);
     }

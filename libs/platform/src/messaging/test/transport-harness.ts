@@ -1,13 +1,14 @@
 import { deadLetterTopicName, TopicSpec } from '@fleet/contracts';
-import { createTestKafka, uniqueNamespace, waitFor } from '@fleet/testing';
+import { createTestDatabase, createTestKafka, uniqueNamespace, waitFor } from '@fleet/testing';
 import { Kafka, Producer } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
 import { ConsumerExtras } from '../consume-events.decorator';
 import { RetryPolicy } from '../delivery';
 import { EventServer } from '../event-server';
-import { InProcessBroker } from '../in-process/in-process-broker';
+import { InProcessBroker, InProcessBrokerOptions } from '../in-process/in-process-broker';
 import { InProcessEventPublisher } from '../in-process/in-process-event-publisher';
 import { InProcessEventServer } from '../in-process/in-process-event-server';
+import { PostgresBrokerStore } from '../in-process/postgres-broker-store';
 import { KafkaEventPublisher } from '../kafka/kafka-event-publisher';
 import { KafkaEventServer } from '../kafka/kafka-event-server';
 import { provisionTopics, topicConfigs } from '../kafka/topic-provisioning';
@@ -72,39 +73,72 @@ async function startServer<T extends object>(
   });
 }
 
+/** Makes `topics` (and their dead-letter topics) exist on an in-process broker, as the app does. */
+export function createTopics(broker: InProcessBroker, topics: readonly TopicSpec<object>[]): void {
+  for (const topic of topics) {
+    broker.createTopic(topic.name, topic.partitions, topic.cleanupPolicy === 'compact');
+    broker.createTopic(deadLetterTopicName(topic.name), 1);
+  }
+}
+
+/** The durable in-process broker on `databaseUrl`, as the embedded app opens it. */
+export async function openDurableBroker(
+  databaseUrl: string,
+  topics: readonly TopicSpec<object>[],
+  options: InProcessBrokerOptions = {},
+): Promise<InProcessBroker> {
+  const store = await PostgresBrokerStore.connect(databaseUrl, { applicationName: 'contract-test' });
+  const broker = await InProcessBroker.open(store, { redeliveryDelayMs: 20, ...options });
+  createTopics(broker, topics);
+  return broker;
+}
+
+function inProcessHarness(broker: InProcessBroker, dispose: () => Promise<void>): TransportHarness {
+  const servers: EventServer[] = [];
+  return {
+    publisher: new InProcessEventPublisher(broker),
+    publishRaw: (topic, key, value) => broker.append(topic.name, [{ key, value }]),
+    consume: async (topic, group, handler, options) => {
+      const server = new InProcessEventServer(broker, testRetryPolicy);
+      servers.push(server);
+      await startServer(server, topic, group, handler, options?.maxBatchSize ?? 500);
+      return { stop: () => server.close() };
+    },
+    deadLetters: (topic, expected) =>
+      waitFor(
+        async () => {
+          const letters = await broker.peek(deadLetterTopicName(topic.name));
+          return letters.length >= expected
+            ? letters.map((m) => ({ key: m.key, value: String(m.value), headers: m.headers }))
+            : undefined;
+        },
+        { description: `${expected} dead letters` },
+      ),
+    close: async () => {
+      await Promise.all(servers.map((server) => server.close()));
+      await broker.close();
+      await dispose();
+    },
+  };
+}
+
+/** The in-memory broker (no store): what unit tests use. */
 export const inProcessTransport: TransportUnderTest = {
-  name: 'in-process',
+  name: 'in-process (memory)',
   async create(topics) {
     const broker = new InProcessBroker({ redeliveryDelayMs: 20 });
-    for (const topic of topics) {
-      broker.createTopic(topic.name, topic.partitions, topic.cleanupPolicy === 'compact');
-      broker.createTopic(deadLetterTopicName(topic.name), 1);
-    }
-    const servers: EventServer[] = [];
-    return {
-      publisher: new InProcessEventPublisher(broker),
-      publishRaw: async (topic, key, value) => broker.append(topic.name, [{ key, value }]),
-      consume: async (topic, group, handler, options) => {
-        const server = new InProcessEventServer(broker, testRetryPolicy);
-        servers.push(server);
-        await startServer(server, topic, group, handler, options?.maxBatchSize ?? 500);
-        return { stop: () => server.close() };
-      },
-      deadLetters: (topic, expected) =>
-        waitFor(
-          () => {
-            const letters = broker.peek(deadLetterTopicName(topic.name));
-            return letters.length >= expected
-              ? letters.map((m) => ({ key: m.key, value: String(m.value), headers: m.headers }))
-              : undefined;
-          },
-          { description: `${expected} dead letters` },
-        ),
-      close: async () => {
-        await Promise.all(servers.map((server) => server.close()));
-        await broker.close();
-      },
-    };
+    createTopics(broker, topics);
+    return inProcessHarness(broker, async () => undefined);
+  },
+};
+
+/** The in-process broker on PostgreSQL (a fresh database each time): what the embedded app runs. */
+export const durableInProcessTransport: TransportUnderTest = {
+  name: 'in-process (durable, PostgreSQL)',
+  async create(topics) {
+    const database = await createTestDatabase();
+    const broker = await openDurableBroker(database.url, topics);
+    return inProcessHarness(broker, () => database.drop());
   },
 };
 
