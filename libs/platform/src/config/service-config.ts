@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { toFrameworkPath } from '@fleet/contracts';
 import { assertValidRateLimitWindows, RateLimitPolicy, RateLimitWindow } from '../rate-limit/rate-limit';
+import { parseAddressBlock } from './address-block';
 import { EnvReader } from './env-reader';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -8,6 +9,20 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface HttpConfig {
   host: string;
   port: number;
+  /**
+   * Peers whose `X-Forwarded-For` is believed (addresses, CIDR blocks, or `loopback`, `linklocal`,
+   * `uniquelocal`); empty (`HTTP_TRUSTED_PROXIES=none`): none, the client address is the TCP peer's. The client address is what
+   * failed-login throttling counts by, so a client must never be able to choose it.
+   */
+  trustedProxies: string[];
+}
+
+/** Where a service runs behind the edge: its proxies are on the cluster's private network. */
+export const PRIVATE_NETWORK_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
+const PROXY_NAMES = new Set(PRIVATE_NETWORK_PROXIES);
+
+function isProxyEntry(entry: string): boolean {
+  return PROXY_NAMES.has(entry) || parseAddressBlock(entry) !== undefined;
 }
 
 export interface DatabaseConfig {
@@ -126,6 +141,13 @@ function readRateLimits(env: EnvReader, defaultStore: RateLimitConfig['store']):
 
 export interface ServiceConfigDefaults {
   httpPort: number;
+  /**
+   * Bind address when HTTP_HOST is not set: every interface for a service in a container (the
+   * default), the loopback only for the embedded app, which must not open a demo to the network.
+   */
+  httpHost?: string;
+  /** HTTP_TRUSTED_PROXIES when not set: private-network proxies (the edge) unless told otherwise. */
+  trustedProxies?: string[];
   /** The embedded app supplies its own database; distributed services must be told where it is. */
   databaseUrl?: string;
   /** The embedded app generates one per data directory; distributed services must share one. */
@@ -148,6 +170,18 @@ export function isPlaceholderSecret(value: string): boolean {
   return PLACEHOLDER_SECRET.test(value);
 }
 
+function readTrustedProxies(env: EnvReader, fallback: string[]): string[] {
+  const entries = env.list('HTTP_TRUSTED_PROXIES', fallback);
+  if (entries.length === 1 && entries[0] === 'none') return [];
+  const bad = entries.filter((entry) => !isProxyEntry(entry));
+  if (bad.length > 0) {
+    env.problem(
+      `HTTP_TRUSTED_PROXIES: ${bad.join(', ')} is not an address, a CIDR block, loopback, linklocal or uniquelocal`,
+    );
+  }
+  return entries;
+}
+
 /** Settings every service shares. Service-specific settings are read beside it with the same reader. */
 export function readServiceConfig(
   service: string,
@@ -167,8 +201,9 @@ export function readServiceConfig(
     service,
     auth: { jwtSecret },
     http: {
-      host: env.string('HTTP_HOST', '0.0.0.0'),
+      host: env.string('HTTP_HOST', defaults.httpHost ?? '0.0.0.0'),
       port: env.port('HTTP_PORT', defaults.httpPort),
+      trustedProxies: readTrustedProxies(env, defaults.trustedProxies ?? PRIVATE_NETWORK_PROXIES),
     },
     database: {
       url: env.url('DATABASE_URL', ['postgres', 'postgresql'], defaults.databaseUrl),

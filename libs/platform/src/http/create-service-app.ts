@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger as PinoLogger } from 'pino';
 import { isUnversioned } from '../auth/unversioned';
-import { ServiceConfig } from '../config/service-config';
+import { HttpConfig, ServiceConfig } from '../config/service-config';
 import { installJsonLogging } from '../logging/logger';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
@@ -24,11 +24,36 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** Largest request line plus headers answered (bytes, as Node's parser counts by default). */
+export const MAX_REQUEST_HEAD_BYTES = 16_384;
+
+/**
+ * What Node's HTTP parser may read before it refuses a request itself. Larger than
+ * {@link MAX_REQUEST_HEAD_BYTES}, so that the refusal usually comes from the pipeline, which knows the
+ * URL and so the route family's error body: the parser's own refusal sees only the TCP chunk that
+ * crossed its limit, which for a long URL rarely holds the request line.
+ */
+const PARSER_HEAD_LIMIT = 65_536;
+
+/** The size of the request line and headers of `request`, as they came. */
+export function requestHeadBytes(request: { method?: string; url?: string; rawHeaders: string[] }): number {
+  let bytes = `${request.method ?? ''} ${request.url ?? ''} HTTP/1.1\r\n`.length + 2;
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    bytes += request.rawHeaders[index].length + request.rawHeaders[index + 1].length + 4;
+  }
+  return bytes;
+}
+
 const MULTIPART = /^\s*multipart\/form-data\b/i;
 const BOUNDARY = /;\s*boundary=("[^"]+"|[^;\s]+)/i;
 
 /** Query parameters that carry a credential: kept out of the access log. */
 const CREDENTIAL_PARAMETERS = /^(access_token|token|apikey|api_key|key|password|secret)$/i;
+
+/** Fastify's `trustProxy` for the configured proxies: false (the TCP peer is the client) when none. */
+export function trustProxyOf(http: Pick<HttpConfig, 'trustedProxies'>): string | false {
+  return http.trustedProxies.length > 0 ? http.trustedProxies.join(',') : false;
+}
 
 /** `url` with the values of credential parameters replaced, for the access log. */
 export function withoutCredentials(url: string): string {
@@ -63,6 +88,10 @@ function installRequestPipeline(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    if (requestHeadBytes(request.raw) > MAX_REQUEST_HEAD_BYTES) {
+      sendHttpError(ApiException.headersTooLarge(), request, reply);
+      return;
+    }
     // @fastify/multipart fails without a boundary in a way no filter sees as the client's mistake.
     const contentType = request.headers['content-type'];
     if (contentType && MULTIPART.test(contentType) && !BOUNDARY.test(contentType)) {
@@ -86,10 +115,11 @@ function installRequestPipeline(
     done();
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // Every V2 response says its version, except a 429 and every 401: the spec's error table puts the
-    // bad-key 401 of the token route in the bad-bearer row, "no X-API-Version" (docs/auth.md).
-    if (/^\/v2\/api(\/|$|\?)/.test(request.url) && reply.statusCode !== 401 && !isUnversioned(request))
-      void reply.header('x-api-version', '2');
+    // Every V2 response says its version, except every 429 (the rate limit's and the token routes'
+    // backoff of failed attempts) and every 401: the spec's error table puts the bad-key 401 of the
+    // token route in the bad-bearer row, "no X-API-Version" (docs/auth.md).
+    const unversioned = reply.statusCode === 401 || reply.statusCode === 429 || isUnversioned(request);
+    if (/^\/v2\/api(\/|$|\?)/.test(request.url) && !unversioned) void reply.header('x-api-version', '2');
     done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -136,9 +166,11 @@ export async function createServiceApp(
     logger: false,
     genReqId: requestIdOf,
     bodyLimit: options.bodyLimit ?? 1_048_576,
-    trustProxy: true,
+    http: { maxHeaderSize: PARSER_HEAD_LIMIT },
+    // X-Forwarded-For is believed from these peers only (HTTP_TRUSTED_PROXIES), never from a client.
+    trustProxy: trustProxyOf(config.http),
     // Errors of Fastify's router (a malformed percent-encoding, a path value over its limit) and of
-    // Node's HTTP parser (a request line over 16 kB) come before any filter: give them the same bodies.
+    // Node's HTTP parser (a request line over its 64 kB) come before any filter: give them the same bodies.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
       sendHttpError(error, request, reply),
     clientErrorHandler: (error, socket) => {

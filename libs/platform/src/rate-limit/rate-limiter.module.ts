@@ -10,8 +10,11 @@ import {
 import Redis from 'ioredis';
 import { RateLimitConfig } from '../config/service-config';
 import { HealthRegistry } from '../health/health.registry';
+import { FailureBackoff } from './failure-backoff';
+import { MemoryFailureBackoff } from './memory-failure-backoff';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { RateLimiter } from './rate-limit';
+import { RedisFailureBackoff } from './redis-failure-backoff';
 import { RedisRateLimiter } from './redis-rate-limiter';
 
 const RATE_LIMIT_CONFIG = Symbol('RATE_LIMIT_CONFIG');
@@ -41,7 +44,10 @@ class RateLimitRedis implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** Provides the {@link RateLimiter} of the configured store. */
+/**
+ * Provides the {@link RateLimiter} and the {@link FailureBackoff} counters of the configured store,
+ * both on the one Redis connection in the distributed mode.
+ */
 @Global()
 @Module({})
 export class RateLimiterModule {
@@ -54,10 +60,20 @@ export class RateLimiterModule {
             {
               provide: RateLimiter,
               inject: [RateLimitRedis],
-              useFactory: (redis: RateLimitRedis) => new RedisRateLimiter(redis.client, { keyPrefix: config.keyPrefix }),
+              useFactory: (redis: RateLimitRedis) =>
+                new RedisRateLimiter(redis.client, { keyPrefix: config.keyPrefix }),
+            },
+            {
+              provide: FailureBackoff,
+              inject: [RateLimitRedis],
+              useFactory: (redis: RateLimitRedis) =>
+                new RedisFailureBackoff(redis.client, { keyPrefix: config.keyPrefix }),
             },
           ]
-        : [{ provide: RateLimiter, useFactory: () => new MemoryRateLimiter() }];
-    return { module: RateLimiterModule, providers, exports: [RateLimiter] };
+        : [
+            { provide: RateLimiter, useFactory: () => new MemoryRateLimiter() },
+            { provide: FailureBackoff, useFactory: () => new MemoryFailureBackoff() },
+          ];
+    return { module: RateLimiterModule, providers, exports: [RateLimiter, FailureBackoff] };
   }
 }

@@ -6,7 +6,9 @@ import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
 import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './tokens/auth-service.config';
 import { TokenController } from './tokens/token.controller';
+import { CredentialThrottle } from './tokens/credential-throttle';
 import { TokenService } from './tokens/token.service';
+import { PasswordHasher } from './users/password-hash';
 import { UsersService } from './users/users.service';
 
 /** Identity and tenancy: companies, users, API keys, token issuance. */
@@ -20,8 +22,10 @@ export class AuthModule {
       providers: [
         { provide: AUTH_SERVICE_CONFIG, useValue: config },
         ApiKeysService,
+        PasswordHasher,
         UsersService,
         CompaniesService,
+        CredentialThrottle,
         TokenService,
       ],
       exports: [ApiKeysService, UsersService, CompaniesService],

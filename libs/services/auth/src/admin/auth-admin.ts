@@ -5,6 +5,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
 import { CompaniesService } from '../companies/companies.service';
 import { Company } from '../companies/company.entity';
+import { PasswordHasher } from '../users/password-hash';
 import { UsersService } from '../users/users.service';
 
 /** auth's operations for operators, on a DataSource of the auth schema (no Nest application needed). */
@@ -13,7 +14,7 @@ export function createAuthAdmin(dataSource: DataSource) {
   return {
     companies,
     apiKeys: new ApiKeysService(dataSource.getRepository(ApiKey)),
-    users: new UsersService(dataSource),
+    users: new UsersService(dataSource, new PasswordHasher()),
     listCompanies: () => dataSource.getRepository(Company).find({ order: { id: 'ASC' } }),
     listApiKeys: (companyId: number) =>
       dataSource.getRepository(ApiKey).find({

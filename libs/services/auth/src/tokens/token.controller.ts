@@ -1,10 +1,36 @@
-import { ApiErrors, ApiLegacyErrors, ApiSuccess, Public, RateLimit } from '@fleet/platform';
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrorDoc,
+  ApiErrors,
+  ApiLegacyErrors,
+  ApiSuccess,
+  LegacyErrorDoc,
+  Public,
+  RateLimit,
+} from '@fleet/platform';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { ApiKeyTokenRequest, UserTokenRequest } from './token-requests.dto';
 import { TokenResponse, TokenService } from './token.service';
 
-/** Token routes: anonymous and not rate-limited, as the spec requires. */
+/** The 429 of a token route: not a rate-limit window, the backoff of failed attempts (docs/auth.md). */
+function ApiThrottled(body: typeof ApiErrorDoc | typeof LegacyErrorDoc): MethodDecorator {
+  return ApiResponse({
+    status: 429,
+    description:
+      'RATE_LIMIT/RATE_LIMIT_EXCEEDED: too many failed attempts from this address (for this user name, ' +
+      'or at all); the attempt was not checked. Retry-After gives the seconds until the next one is heard.',
+    headers: {
+      'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the backoff ends.' },
+    },
+    schema: { $ref: getSchemaPath(body) },
+  });
+}
+
+/**
+ * Token routes: anonymous and not rate-limited, as the spec requires; failed attempts back off by the
+ * caller's address (Fastify's `request.ip`, which honours X-Forwarded-For as `trustProxy` says).
+ */
 @Controller()
 @ApiTags('Authentication')
 @ApiConsumes('application/x-www-form-urlencoded', 'multipart/form-data')
@@ -19,8 +45,9 @@ export class TokenController {
   @ApiBody({ type: ApiKeyTokenRequest })
   @ApiSuccess(TokenResponse, 'The token', { rateLimited: false })
   @ApiErrors(401, 403, 422, 500)
-  apiKeyToken(@Body() body: ApiKeyTokenRequest): Promise<TokenResponse> {
-    return this.tokens.forApiKey(body.apiKey);
+  @ApiThrottled(ApiErrorDoc)
+  apiKeyToken(@Body() body: ApiKeyTokenRequest, @Req() request: FastifyRequest): Promise<TokenResponse> {
+    return this.tokens.forApiKey(body.apiKey, request.ip);
   }
 
   @Post('/api/Authentication/token/api-key')
@@ -29,8 +56,12 @@ export class TokenController {
   @ApiBody({ type: ApiKeyTokenRequest })
   @ApiSuccess(TokenResponse, 'The token', { rateLimited: false })
   @ApiLegacyErrors(401, 403, 422, 500)
-  legacyApiKeyToken(@Body() body: ApiKeyTokenRequest): Promise<TokenResponse> {
-    return this.tokens.forApiKey(body.apiKey);
+  @ApiThrottled(LegacyErrorDoc)
+  legacyApiKeyToken(
+    @Body() body: ApiKeyTokenRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<TokenResponse> {
+    return this.tokens.forApiKey(body.apiKey, request.ip);
   }
 
   @Post('/api/Authentication/token/user')
@@ -39,7 +70,8 @@ export class TokenController {
   @ApiBody({ type: UserTokenRequest })
   @ApiSuccess(TokenResponse, 'The token', { rateLimited: false })
   @ApiLegacyErrors(401, 403, 422, 500)
-  legacyUserToken(@Body() body: UserTokenRequest): Promise<TokenResponse> {
-    return this.tokens.forUser(body.UserName, body.Password);
+  @ApiThrottled(LegacyErrorDoc)
+  legacyUserToken(@Body() body: UserTokenRequest, @Req() request: FastifyRequest): Promise<TokenResponse> {
+    return this.tokens.forUser(body.UserName, body.Password, request.ip);
   }
 }

@@ -8,6 +8,7 @@ import { CompaniesService } from '../companies/companies.service';
 import { UsersService } from '../users/users.service';
 import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './auth-service.config';
 import { AuthException, AuthExceptionCode } from '../auth.exception';
+import { CredentialThrottle, ThrottledAttempt } from './credential-throttle';
 
 export class TokenResponse {
   @ApiProperty({ description: 'JWT (HS256) to send as `Authorization: Bearer <token>`.' })
@@ -20,6 +21,24 @@ export class TokenResponse {
   expires_in!: number;
 }
 
+/** Waits for the credential check and reports its outcome to the throttle: right, wrong, or unknown. */
+async function settled<T>(
+  attempt: ThrottledAttempt,
+  check: Promise<T>,
+  right: (result: T) => boolean,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await check;
+  } catch (error) {
+    await attempt.undecided();
+    throw error;
+  }
+  if (right(result)) await attempt.accepted();
+  else attempt.rejected();
+  return result;
+}
+
 /** Exchanges an API key or user credentials for an access token bound to one company. */
 @Injectable()
 export class TokenService {
@@ -29,12 +48,15 @@ export class TokenService {
     private readonly apiKeys: ApiKeysService,
     private readonly users: UsersService,
     private readonly companies: CompaniesService,
+    private readonly throttle: CredentialThrottle,
     @Inject(SERVICE_CONFIG) private readonly serviceConfig: ServiceConfig,
     @Inject(AUTH_SERVICE_CONFIG) private readonly config: AuthServiceConfig,
   ) {}
 
-  async forApiKey(key: string): Promise<TokenResponse> {
-    const apiKey = await this.apiKeys.findActive(key);
+  /** `address`: the caller's, as the HTTP layer reads it; failed attempts back off per address. */
+  async forApiKey(key: string, address: string): Promise<TokenResponse> {
+    const attempt = await this.throttle.apiKeyAttempt(address);
+    const apiKey = await settled(attempt, this.apiKeys.findActive(key), Boolean);
     if (!apiKey)
       throw new AuthException(
         AuthExceptionCode.UnknownApiKey,
@@ -52,8 +74,13 @@ export class TokenService {
     });
   }
 
-  async forUser(userName: string, password: string): Promise<TokenResponse> {
-    const user = await this.users.authenticate(userName, password);
+  /**
+   * `address`: the caller's. The throttle answers before the password is hashed: failed attempts back
+   * off per user name and address, per address, and per user name for addresses that failed for it.
+   */
+  async forUser(userName: string, password: string, address: string): Promise<TokenResponse> {
+    const attempt = await this.throttle.passwordAttempt(userName, address);
+    const user = await settled(attempt, this.users.authenticate(userName, password), Boolean);
     if (!user)
       throw new AuthException(AuthExceptionCode.WrongPassword, 'The user name or password is wrong.');
     const company = await this.usableCompany(user.companyId);

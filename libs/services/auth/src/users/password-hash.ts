@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 
 // scrypt cost: about 50 ms per check on the project machine, which makes guessing slow.
 const N = 16_384;
@@ -27,6 +28,21 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64url');
   const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p));
   return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * The functions above as a provider, so that a test can count the hashes a request costs (the
+ * credential throttle answers before any is computed).
+ */
+@Injectable()
+export class PasswordHasher {
+  hash(password: string): Promise<string> {
+    return hashPassword(password);
+  }
+
+  verify(password: string, stored: string): Promise<boolean> {
+    return verifyPassword(password, stored);
+  }
 }
 
 /** Spent on unknown user names, so that response time does not tell which names exist. */

@@ -2,17 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password-hash';
+import { DUMMY_PASSWORD_HASH, PasswordHasher } from './password-hash';
 import { User, UserCompany } from './user.entity';
 
 @Injectable()
 export class UsersService {
-  constructor(@InjectDataSource(AUTH_SCHEMA) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(AUTH_SCHEMA) private readonly dataSource: DataSource,
+    private readonly hasher: PasswordHasher,
+  ) {}
 
   /** `companyIds` in order: the first is the company the user's tokens are pinned to. */
   async create(userName: string, password: string, companyIds: number[]): Promise<{ id: number }> {
     if (companyIds.length === 0) throw new Error('a user needs at least one company');
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.hasher.hash(password);
     return this.dataSource.transaction(async (manager) => {
       const user = await manager.save(
         manager.create(User, { userName: userName.toLowerCase(), passwordHash }),
@@ -40,7 +43,7 @@ export class UsersService {
 
   /** Replaces the user's password; false if there is no such user. */
   async setPassword(userId: number, password: string): Promise<boolean> {
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.hasher.hash(password);
     const result = await this.dataSource.getRepository(User).update({ id: userId }, { passwordHash });
     return (result.affected ?? 0) > 0;
   }
@@ -53,7 +56,7 @@ export class UsersService {
     const user = await this.dataSource
       .getRepository(User)
       .findOne({ where: { userName: userName.toLowerCase() } });
-    const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (!user || !valid) return undefined;
     const first = await this.dataSource
       .getRepository(UserCompany)
