@@ -2,6 +2,7 @@ export * from './messaging/topic';
 export * from './messaging/codec';
 export * from './events/position-reported.v1';
 export {
+  checkPositionReported,
   checkReadings,
   isLatitudeValue,
   isLongitudeValue,
@@ -13,4 +14,6 @@ export * from './topics';
 export * from './services';
 export * from './routes/route-table';
 export * from './actions';
+export * from './text';
+export * from './instant';
 export * from './openapi';

@@ -14,6 +14,7 @@ export enum ApiErrorRow {
   RateLimited = 'rate-limited',
   Gone = 'gone',
   PayloadTooLarge = 'payload-too-large',
+  HeadersTooLarge = 'headers-too-large',
   InternalServerError = 'internal-server-error',
 }
 
@@ -44,6 +45,12 @@ export const API_ERROR_TABLE: Readonly<Record<ApiErrorRow, ApiErrorShape>> = {
     status: 413,
     type: ErrorType.ValidationError,
     code: ErrorCode.PayloadTooLarge,
+  },
+  // A request line or headers over the limit: the input cannot be read (HTTP's 431 names the reason).
+  [ApiErrorRow.HeadersTooLarge]: {
+    status: 431,
+    type: ErrorType.ValidationError,
+    code: ErrorCode.InvalidInput,
   },
   // "A token that could not be issued": the spec's SERVER_ERROR row, apart from unhandled errors.
   [ApiErrorRow.InternalServerError]: {

@@ -47,6 +47,10 @@ export class ApiException extends Error {
   static payloadTooLarge(description: string): ApiException {
     return ApiException.of(ApiErrorRow.PayloadTooLarge, description);
   }
+
+  static headersTooLarge(description = 'The request line or its headers are too large.'): ApiException {
+    return ApiException.of(ApiErrorRow.HeadersTooLarge, description);
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrorBody, ErrorCode, ErrorType } from './api-error';
@@ -36,6 +37,8 @@ export function sendHttpError(exception: unknown, request: FastifyRequest, reply
     return;
   }
   const error = toHttpError(exception, String(request.id));
+  // Errors raised before the request pipeline's hooks (Fastify's router) would otherwise lack it.
+  void reply.header('x-request-id', String(request.id));
   if (error.unexpected) {
     logger.error({
       msg: 'unhandled error',
@@ -49,24 +52,55 @@ export function sendHttpError(exception: unknown, request: FastifyRequest, reply
   void reply.status(error.status).headers(error.headers).send(body);
 }
 
+/** The request line at the start of a packet: `GET /api/... HTTP/1.1`. */
+const REQUEST_LINE = /^[A-Z]+ (\S+)/;
+
+/**
+ * The route family of the request Node's parser refused, from the packet it was reading: known only
+ * when the packet starts with a request line whose head does not end in it (then that request is the
+ * one refused). A long request line split over reads, or a packet that starts with an earlier request
+ * of the same connection, leaves it unknown.
+ */
+function familyOf(packet: Buffer | undefined): 'v1' | 'v2' | undefined {
+  const text = packet?.toString('latin1') ?? '';
+  const line = REQUEST_LINE.exec(text);
+  if (!line || text.includes('\r\n\r\n')) return undefined;
+  return isLegacyRoute(line[1]) ? 'v1' : 'v2';
+}
+
 /**
  * The raw HTTP response to a request Node's parser refused before Fastify saw it (request line or
- * headers over the size limit, a malformed request, a timeout), in the same shapes: the parser gives
- * no request id and no route, so the route family is read from the first bytes of the request.
+ * headers over its limit, a malformed request, a timeout), in the same shapes: the parser gives no
+ * request id, so the answer gets a new one (body and X-Request-Id, as every other error has), and no
+ * route, so the family is read from the packet; when it cannot be, the body carries the fields of
+ * both, which is each documented body (neither forbids other fields).
  */
-export function clientErrorResponse(error: { code?: string; rawPacket?: Buffer }): string {
+export function clientErrorResponse(
+  error: { code?: string; rawPacket?: Buffer },
+  requestId: string = randomUUID(),
+): string {
   const [status, reason, description] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'The request line or its headers are too large.']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request was not received in time.']
         : [400, 'Bad Request', 'The request is not valid HTTP.'];
-  // The request line's target: `GET /api/... HTTP/1.1`.
-  const target = error.rawPacket?.subarray(0, 64).toString('latin1').split(' ')[1] ?? '';
-  const body: ApiErrorBody = { type: ErrorType.ValidationError, code: ErrorCode.InvalidInput, description };
-  const text = JSON.stringify(isLegacyRoute(target) ? toLegacyErrorBody(body) : body);
+  const body: ApiErrorBody = {
+    type: ErrorType.ValidationError,
+    code: ErrorCode.InvalidInput,
+    description,
+    requestId,
+  };
+  const family = familyOf(error.rawPacket);
+  const text = JSON.stringify(
+    family === 'v1'
+      ? toLegacyErrorBody(body)
+      : family === 'v2'
+        ? body
+        : { ...body, ...toLegacyErrorBody(body) },
+  );
   return (
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
+    `X-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
   );
 }

@@ -4,6 +4,7 @@
  * behind the messaging API (Kafka, the in-process broker, delivery and dead-lettering, topic
  * provisioning) are `@fleet/platform-transport`, for the platform's own wiring, tools and tests.
  */
+export * from './config/address-block';
 export * from './config/env-reader';
 export * from './config/service-config';
 export * from './config/service-config.token';
@@ -27,6 +28,9 @@ export * from './http/run-service';
 export * from './rate-limit/rate-limit';
 export * from './rate-limit/memory-rate-limiter';
 export * from './rate-limit/redis-rate-limiter';
+export * from './rate-limit/failure-backoff';
+export * from './rate-limit/memory-failure-backoff';
+export * from './rate-limit/redis-failure-backoff';
 export * from './auth/principal';
 export * from './auth/company-directory';
 export * from './projections/snapshots';

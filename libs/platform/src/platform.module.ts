@@ -22,7 +22,7 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [
         HealthModule,
-        MessagingModule.forRoot(config.messaging),
+        MessagingModule.forRoot(config.messaging, config.database),
         RateLimiterModule.forRoot(config.rateLimits),
         PassportModule,
       ],

@@ -1,4 +1,4 @@
-import { EventSchemaError, validatePayload } from '../messaging/codec';
+import { decodeEvent, encodeEvent, EventSchemaError, validatePayload } from '../messaging/codec';
 import { Topics } from '../topics';
 
 /** The class-validator path of the same topic: the decorators are the schema of record. */
@@ -25,7 +25,7 @@ const valid: Record<string, unknown> = {
 const candidates: Record<string, unknown[]> = {
   eventId: ['not-a-uuid', 5, null, undefined],
   vehicleId: [0, 1.5, '7', -1, null, undefined, 2 ** 31],
-  imei: [123, '', null, undefined],
+  imei: [123, '', null, undefined, '86\u00000', 'tab\there', '\ud800x', '\ud83d\ude97'],
   fixTime: [
     '2026-03-01',
     '2026-02-30T10:00:00Z',
@@ -39,6 +39,12 @@ const candidates: Record<string, unknown[]> = {
     '2026-03-01T24:00:00.000Z',
     '0999-03-01T10:00:00.000Z',
     '9999-12-31T23:59:59.999Z',
+    // ISO 8601 notations Date cannot read (issue 16's fuzz test: a 500 at the batch endpoint)
+    '20240101T000000Z',
+    '2024-W01-1',
+    '2024-100',
+    '2024-01-01T00',
+    '2024-01-01T00:00:00,5Z',
   ],
   receivedAt: ['2026-03-01T10:00:00+02:00', 'x', undefined, '2026-13-01T10:00:00.000Z'],
   // 1e-7 and below print in exponent form, which class-validator's pattern refuses
@@ -53,8 +59,18 @@ const candidates: Record<string, unknown[]> = {
   batteryLevel: [0, 100, 100.5, -1],
   fuelLevel: [50, 101, 'full'],
   odometerM: [0, -5, 1e9],
-  driver: ['x'.repeat(128), 'x'.repeat(129), 7, null],
-  dtcCodes: [[], ['P0300', 'P0171'], [1], 'P0300', null],
+  driver: [
+    'x'.repeat(128),
+    'x'.repeat(129),
+    7,
+    null,
+    'a\u0000b',
+    'line\nbreak',
+    '\u007f',
+    'Zoë 🚗',
+    '\udc00',
+  ],
+  dtcCodes: [[], ['P0300', 'P0171'], [1], 'P0300', null, ['P0300', 'P\u00001']],
   doorLocked: [true, 'no'],
   unknownField: ['dropped', 5],
 };
@@ -123,5 +139,38 @@ describe('the fast check of position events', () => {
     // Both kinds of case were exercised.
     expect(rejected).toBeGreaterThan(200);
     expect(rejected).toBeLessThan(1_900);
+  });
+});
+
+describe('date-times Date cannot read', () => {
+  it.each(['20240101T000000Z', '2024-W01-1', '2024-100', '2024-01-01T00', '2024-01-01T00:00:00,5Z'])(
+    'refuses %s as a fix time, though isISO8601 accepts it',
+    (fixTime) => {
+      expect(() => validatePayload(Topics.positions, { ...valid, fixTime })).toThrow(EventSchemaError);
+    },
+  );
+});
+
+describe('text PostgreSQL cannot store', () => {
+  const hostile = [
+    { driver: 'a\u0000b' },
+    { driver: 'tab\there' },
+    { imei: '8600\u0000' },
+    { dtcCodes: ['P0300', 'P\u00001'] },
+    { driver: '\ud800' },
+  ];
+
+  it.each(hostile)('is refused when an event is published: %j', (change) => {
+    expect(() => encodeEvent(Topics.positions, { ...valid, ...change } as never)).toThrow(EventSchemaError);
+  });
+
+  it.each(hostile)('is refused when an event is consumed: %j', (change) => {
+    const wire = JSON.stringify({ ...valid, ...change });
+    expect(() => decodeEvent(Topics.positions, wire)).toThrow(EventSchemaError);
+  });
+
+  it('leaves ordinary text of any script alone', () => {
+    const event = { ...valid, driver: 'Zoë Ødegård – 東京 🚗' };
+    expect(decodeEvent(Topics.positions, encodeEvent(Topics.positions, event as never))).toEqual(event);
   });
 });

@@ -1,14 +1,6 @@
-import {
-  isBoolean,
-  isInt,
-  isISO8601,
-  isLatitude,
-  isLongitude,
-  isNumber,
-  isString,
-  isUUID,
-  maxLength,
-} from 'class-validator';
+import { isBoolean, isInt, isLatitude, isLongitude, isNumber, isUUID, maxLength } from 'class-validator';
+import { isInstantText } from '../instant';
+import { isStorableText } from '../text';
 import { PositionReportedV1 } from './position-reported.v1';
 
 type Check = (value: unknown) => boolean;
@@ -35,7 +27,7 @@ const bool: Check = (value) => isBoolean(value);
 const CANONICAL_INSTANT = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
- * isISO8601(value, { strict: true }), with a fast path: a canonical instant that survives a round trip
+ * The contracts' `isInstantText`, with a fast path: a canonical instant that survives a round trip
  * through Date is a real date and time, which the general check would accept too (at about a tenth of
  * the cost). Anything else gets the general check, so the answers stay the same.
  */
@@ -44,7 +36,7 @@ export const isStrictInstant: Check = (value) => {
     const time = Date.parse(value);
     if (Number.isFinite(time) && new Date(time).toISOString() === value) return true;
   }
-  return isISO8601(value, { strict: true });
+  return isInstantText(value);
 };
 
 /**
@@ -73,7 +65,7 @@ export const isLongitudeValue = coordinate(180, isLongitude);
 const required: Record<string, Check> = {
   eventId: (value) => isUUID(value),
   vehicleId: intBetween(1),
-  imei: (value) => isString(value),
+  imei: isStorableText,
   fixTime: isStrictInstant,
   receivedAt: isStrictInstant,
   lat: isLatitudeValue,
@@ -102,8 +94,8 @@ const optional: Record<string, Check> = {
   fuelVolumeL: atLeast(0),
   doorLocked: bool,
   engineEnabled: bool,
-  driver: (value) => isString(value) && maxLength(value, 128),
-  dtcCodes: (value) => Array.isArray(value) && value.every((code) => isString(code)),
+  driver: (value) => isStorableText(value) && maxLength(value, 128),
+  dtcCodes: (value) => Array.isArray(value) && value.every(isStorableText),
 };
 
 /**

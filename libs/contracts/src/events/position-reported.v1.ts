@@ -2,7 +2,6 @@ import {
   IsArray,
   IsBoolean,
   IsInt,
-  IsISO8601,
   IsLatitude,
   IsLongitude,
   IsNumber,
@@ -13,6 +12,8 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { IsInstantText } from '../instant';
+import { IsStorableText } from '../text';
 
 /**
  * What a tracker measured at one fix, in the platform's units. Every reading is optional: trackers
@@ -142,6 +143,7 @@ export class PositionReadingsV1 {
   /** Driver identifier (iButton, RFID card or name). */
   @IsOptional()
   @IsString()
+  @IsStorableText()
   @MaxLength(128)
   driver?: string;
 
@@ -149,6 +151,7 @@ export class PositionReadingsV1 {
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
+  @IsStorableText({ each: true })
   dtcCodes?: string[];
 }
 
@@ -166,14 +169,15 @@ export class PositionReportedV1 extends PositionReadingsV1 {
   vehicleId!: number;
 
   @IsString()
+  @IsStorableText()
   imei!: string;
 
   /** When the tracker took the fix (UTC, ISO 8601). */
-  @IsISO8601({ strict: true })
+  @IsInstantText()
   fixTime!: string;
 
   /** When telemetry-ingest accepted it (UTC, ISO 8601). */
-  @IsISO8601({ strict: true })
+  @IsInstantText()
   receivedAt!: string;
 
   @IsLatitude()

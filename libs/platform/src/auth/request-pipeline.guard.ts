@@ -1,3 +1,4 @@
+import { tokenMayPerform } from '@fleet/contracts';
 import { ApiException, CompanySuspendedException } from '@fleet/errors';
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -47,7 +48,7 @@ export class RequestPipelineGuard implements CanActivate {
     if (blocking) throw new CompanySuspendedException(blocking.name);
 
     const action = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_ACTION, targets);
-    if (action && principal.actions && !principal.actions.includes(action)) {
+    if (action && !tokenMayPerform(principal.actions, action)) {
       throw ApiException.invalidScope(`This token may not perform "${action}".`);
     }
 

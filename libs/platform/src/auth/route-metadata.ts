@@ -9,7 +9,10 @@ export const RATE_LIMIT_WINDOWS = 'fleet:rate-limit-windows';
 /** The route needs no bearer token (token routes, the V1 connectivity check, health probes). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
-/** The token's `Actions` must include `action` (tokens without `Actions` may do everything). */
+/**
+ * The token's `Actions` must include `action` (tokens without `Actions` may do everything but the
+ * contracts' `explicitActions`).
+ */
 export const RequiresAction = (action: string) => SetMetadata(REQUIRED_ACTION, action);
 
 /** Overrides the configured rate-limit windows of a route; `false` exempts it. */

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsNumber, IsOptional, validateSync } from 'class-validator';
-import { fieldWithControlCharacter, IdInput, NumberInput } from './inputs';
+import { DateTimeInput, IdInput, inputProblem, MAX_NESTING, NumberInput } from './inputs';
 
 class Sample {
   @IsOptional()
@@ -48,14 +48,61 @@ describe('NumberInput and IdInput', () => {
   });
 });
 
-describe('fieldWithControlCharacter', () => {
+class Range {
+  @DateTimeInput()
+  from!: string;
+}
+
+describe('DateTimeInput', () => {
+  const errors = (from: unknown) =>
+    validateSync(plainToInstance(Range, { from })).flatMap((error) => Object.values(error.constraints ?? {}));
+
+  it.each(['2026-04-28T10:00:00Z', '2026-04-28T10:00:00.123+02:00', '2026-04-28T10:00', '2026-04-28'])(
+    'accepts %p',
+    (text) => {
+      expect(errors(text)).toEqual([]);
+    },
+  );
+
+  // Each is valid ISO 8601 (class-validator's isISO8601 accepts it) that Date cannot read, or misreads.
+  it.each([
+    '20240101T000000Z',
+    '2024-W01-1',
+    '2024-100',
+    '2024-01-01T10Z',
+    '2024-01-01T00:00:00,5Z',
+    '20240101',
+  ])('refuses %p, which Date would read as Invalid Date or as another day', (text) => {
+    expect(errors(text)).toEqual(['must be an ISO 8601 date-time such as 2026-04-28T10:00:00Z']);
+  });
+
+  it.each([[''], ['2024-02-30T00:00:00Z'], [20240101], [['2024-01-01']]])('refuses %p', (value) => {
+    expect(errors(value)).toHaveLength(1);
+  });
+});
+
+describe('inputProblem', () => {
   it('names the first field holding a control character, at any depth', () => {
-    expect(fieldWithControlCharacter({ a: 'fine', b: { c: ['ok', 'x\u0000y'] } })).toBe('b.c.1');
-    expect(fieldWithControlCharacter('\u007f', 'imei')).toBe('imei');
-    expect(fieldWithControlCharacter({ tab: 'a\tb' })).toBe('tab');
+    expect(inputProblem({ a: 'fine', b: { c: ['ok', 'x\u0000y'] }, d: '\u0001' })).toBe(
+      'b.c[1]: must not contain control characters',
+    );
+    expect(inputProblem('\u007f', 'imei')).toBe('imei: must not contain control characters');
+    expect(inputProblem({ tab: 'a\tb' })).toBe('tab: must not contain control characters');
+    expect(inputProblem({ name: 'x\ud800' })).toBe('name: must not contain unpaired UTF-16 surrogates');
   });
 
   it('passes text without one, and values that are not text', () => {
-    expect(fieldWithControlCharacter({ a: 'Zürich – 東京', n: 5, z: null, t: true })).toBeUndefined();
+    expect(
+      inputProblem({ a: 'Zürich – 東京', n: 5, z: null, t: true, list: [[1], { b: 'ok' }] }),
+    ).toBeUndefined();
+  });
+
+  it(`refuses nesting deeper than ${MAX_NESTING} levels, however deep, without overflowing the stack`, () => {
+    const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
+    expect(inputProblem(nested(MAX_NESTING))).toBeUndefined();
+    expect(inputProblem(nested(MAX_NESTING + 1))).toMatch(
+      /^(\[0\])+: must not be nested more than 32 levels deep$/,
+    );
+    expect(inputProblem({ a: nested(200_000) })).toMatch(/^a(\[0\])*: must not be nested more than/);
   });
 });

@@ -1,6 +1,7 @@
+import { isInstantText, unstorableTextProblem } from '@fleet/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, Max, Min, ValidateBy } from 'class-validator';
 
 /**
  * Shared reading of the values that arrive as text (path, query, form fields), so that every route
@@ -33,20 +34,59 @@ export const IntegerInput = (min: number, max: number): PropertyDecorator =>
 /** An id of a path or query value: a positive integer that fits the database's `integer`. */
 export const IdInput = (): PropertyDecorator => IntegerInput(1, MAX_ID);
 
-/** C0 control characters and DEL: PostgreSQL cannot store NUL in text, and none belongs in a value. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** True when `value` is a date-time text that every route reads to the instant it names (contracts' rule). */
+export const isDateTimeText = isInstantText;
+
+/** A date-time given as text: ISO 8601 in extended notation (e.g. `2026-04-28T10:00:00Z`), 422 otherwise. */
+export const DateTimeInput = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isDateTimeText',
+    validator: {
+      validate: (value) => isDateTimeText(value),
+      defaultMessage: () => 'must be an ISO 8601 date-time such as 2026-04-28T10:00:00Z',
+    },
+  });
 
 /**
- * The first field (a dotted path) of `value` holding a text with a control character, if any. Used by
- * the validation pipe on every route argument, so no route can pass one on to storage or a query.
+ * Deepest nesting of arrays and objects a request value may have. No route reads more than a few
+ * levels; a body nested thousands deep (a few kB of `[[[[...`) would overflow the stack of every
+ * recursive reader after the parser (class-transformer, class-validator), a 500.
  */
-export function fieldWithControlCharacter(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return CONTROL.test(value) ? path || 'value' : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = fieldWithControlCharacter(item, path ? `${path}.${key}` : key);
-    if (found !== undefined) return found;
+export const MAX_NESTING = 32;
+
+/**
+ * What is wrong with a request value (a path, query or body argument) whatever the route: the first
+ * field (a path such as `positions[0].driver`) holding text PostgreSQL cannot store or with a control
+ * character (the contracts' `unstorableTextProblem`), or nesting deeper than
+ * {@link MAX_NESTING}; undefined when neither. Used by the validation pipe on every route argument,
+ * so no route can pass one on to storage or a query. Iterative, so any depth is safe to inspect.
+ */
+export function inputProblem(value: unknown, path = ''): string | undefined {
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  while (pending.length) {
+    const item = pending.pop()!;
+    if (typeof item.value === 'string') {
+      const problem = unstorableTextProblem(item.value);
+      if (problem !== undefined) return `${item.path || 'value'}: ${problem}`;
+      continue;
+    }
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth >= MAX_NESTING) {
+      return `${item.path || 'body'}: must not be nested more than ${MAX_NESTING} levels deep`;
+    }
+    // Pushed in reverse, so fields are looked at in their order and the first bad one is named.
+    const entries = Object.entries(item.value);
+    const array = Array.isArray(item.value);
+    for (let index = entries.length - 1; index >= 0; index -= 1) {
+      const [key, child] = entries[index];
+      pending.push({ value: child, path: childPath(item.path, key, array), depth: item.depth + 1 });
+    }
   }
   return undefined;
+}
+
+/** `positions[0]` for an array element, `position.driver` for an object member. */
+function childPath(path: string, key: string, inArray: boolean): string {
+  if (inArray) return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
 }

@@ -96,16 +96,16 @@ const rateLimitHeaders = {
 
 function errorResponse(status: number, legacy: boolean): MethodDecorator & ClassDecorator {
   const description = errorMeaning[status];
-  if (legacy) {
-    return ApiResponse({ status, description, schema: { $ref: getSchemaPath(LegacyErrorDoc) } });
-  }
+  const family = getSchemaPath(legacy ? LegacyErrorDoc : ApiErrorDoc);
   if (status === 403) {
+    // The suspension body is the spec's on every authenticated route, V1 included (docs/auth.md).
     return ApiResponse({
       status,
       description,
-      schema: { oneOf: [{ $ref: getSchemaPath(ApiErrorDoc) }, { $ref: getSchemaPath(CompanySuspendedDoc) }] },
+      schema: { oneOf: [{ $ref: family }, { $ref: getSchemaPath(CompanySuspendedDoc) }] },
     });
   }
+  if (legacy) return ApiResponse({ status, description, schema: { $ref: family } });
   if (status === 429) {
     return ApiResponse({
       status,
@@ -128,7 +128,7 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
 /** Documents V1 error responses with the legacy body. */
 export function ApiLegacyErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    ApiExtraModels(LegacyErrorDoc),
+    ApiExtraModels(LegacyErrorDoc, CompanySuspendedDoc),
     ...statuses.map((status) => errorResponse(status, true)),
   );
 }

@@ -1,6 +1,6 @@
 import { ApiException } from '@fleet/errors';
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { fieldWithControlCharacter } from './inputs';
+import { inputProblem } from './inputs';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -12,16 +12,14 @@ function describe(errors: ValidationError[], parent = ''): string[] {
 
 /**
  * Request validation for every route: a value with a control character (NUL above all, which
- * PostgreSQL cannot store) is refused before anything reads it, whatever the route's DTO says; then
- * the DTO's rules. Either way a 422 naming the field.
+ * PostgreSQL cannot store) or nested deeper than any route reads is refused before anything reads
+ * it, whatever the route's DTO says; then the DTO's rules. Either way a 422 naming the field.
  */
 class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
-      const field = fieldWithControlCharacter(value, metadata.type === 'param' ? (metadata.data ?? '') : '');
-      if (field !== undefined) {
-        throw ApiException.invalidInput(`${field}: must not contain control characters`);
-      }
+      const problem = inputProblem(value, metadata.type === 'param' ? (metadata.data ?? '') : '');
+      if (problem !== undefined) throw ApiException.invalidInput(problem);
     }
     return super.transform(value, metadata);
   }

@@ -1,6 +1,12 @@
 import { defineTopic } from '@fleet/contracts';
 import { IsInt } from 'class-validator';
-import { DeadLetter, DeliveryAbortedError, deliverBatch, isTransientError } from './delivery';
+import {
+  DeadLetter,
+  DeliveryAbortedError,
+  deliverBatch,
+  isPermanentError,
+  isTransientError,
+} from './delivery';
 import { RawMessage } from './message';
 
 class Numbered {
@@ -78,6 +84,32 @@ describe('deliverBatch', () => {
     ]);
   });
 
+  it('dead-letters an event PostgreSQL cannot store at its first failure, without retrying it', async () => {
+    const attempts = new Map<number, number>();
+    const handled: number[] = [];
+    const letters: DeadLetter[] = [];
+    await deliverBatch(
+      { topic: topic.name, partition: 0, messages: messages(1, 2, 3) },
+      {
+        topic,
+        group: 'g',
+        handle: async (events) => {
+          for (const event of events) attempts.set(event.payload.n, (attempts.get(event.payload.n) ?? 0) + 1);
+          if (events.some((event) => event.payload.n === 2)) {
+            throw Object.assign(new Error('unsupported Unicode escape sequence'), { code: '22P05' });
+          }
+          handled.push(...events.map((event) => event.payload.n));
+        },
+        deadLetter: async (_topic, _partition, batch) => void letters.push(...batch),
+      },
+      { ...policy, maxAttempts: 5 },
+    );
+    expect(handled).toEqual([1, 3]);
+    // Once in the whole batch, once alone: no backoff rounds for an event that can never succeed.
+    expect(attempts.get(2)).toBe(2);
+    expect(letters.map((letter) => [letter.message.offset, letter.attempts])).toEqual([['1', 2]]);
+  });
+
   it('gives up without committing when the consumer is stopping', async () => {
     await expect(
       deliverBatch(
@@ -94,6 +126,27 @@ describe('deliverBatch', () => {
         policy,
       ),
     ).rejects.toBeInstanceOf(DeliveryAbortedError);
+  });
+});
+
+describe('isPermanentError', () => {
+  it.each([
+    ['an unsupported Unicode escape', { code: '22P05' }],
+    ['a numeric value out of range', { code: '22003' }],
+    ['a datetime field overflow', { code: '22008' }],
+    ['a not-null violation', { code: '23502' }],
+    ['a check violation', { code: '23514' }],
+  ])('treats %s as permanent', (_label, error) => {
+    expect(isPermanentError(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', { code: '23505' }],
+    ['a foreign-key violation (the referenced row may come later)', { code: '23503' }],
+    ['a lost connection', { code: '08006' }],
+    ['a plain error', new Error('cannot handle')],
+  ])('does not treat %s as permanent', (_label, error) => {
+    expect(isPermanentError(error)).toBe(false);
   });
 });
 

@@ -82,14 +82,28 @@ export function isTransientError(error: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
 }
 
+/**
+ * Failures no retry can mend, because the event itself cannot be stored: PostgreSQL's data exceptions
+ * (SQLSTATE class 22: a NUL in text, a number out of range, an impossible date, an unsupported Unicode
+ * escape in jsonb) and its not-null and check violations (23502, 23514). Such an event is dead-lettered
+ * at its first failure instead of holding its partition through every retry.
+ */
+export function isPermanentError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (/^22[0-9A-Z]{3}$/.test(code) || code === '23502' || code === '23514');
+}
+
+type Attempted = { ok: true } | { ok: false; error: unknown; attempts: number };
+
 async function attempt<T extends object>(
   target: DeliveryTarget<T>,
   events: readonly ConsumedEvent<T>[],
   policy: RetryPolicy,
-): Promise<{ ok: true } | { ok: false; error: unknown }> {
+): Promise<Attempted> {
   let backoff = policy.initialBackoffMs;
   let failures = 0;
-  for (;;) {
+  for (let attempts = 1; ; attempts++) {
     try {
       await target.handle(events);
       return { ok: true };
@@ -97,7 +111,7 @@ async function attempt<T extends object>(
       if (target.isStopping?.()) throw new DeliveryAbortedError();
       if (!isTransientError(error)) failures++;
       target.onRetry?.(error, failures, events.length);
-      if (failures >= policy.maxAttempts) return { ok: false, error };
+      if (failures >= policy.maxAttempts || isPermanentError(error)) return { ok: false, error, attempts };
       await target.keepAlive?.();
       await sleep(backoff);
       backoff = Math.min(backoff * 2, policy.maxBackoffMs);
@@ -108,7 +122,8 @@ async function attempt<T extends object>(
 /**
  * Hands one partition's batch to a handler with at-least-once semantics that never let a poison message
  * block the partition: undecodable messages are dead-lettered at once (they can never succeed); a failing
- * batch is retried with backoff, then split so that only the events that keep failing are dead-lettered.
+ * batch is retried with backoff, then split so that only the events that keep failing are dead-lettered;
+ * a permanent failure ({@link isPermanentError}) skips the retries.
  * Resolves when every message is either handled or durably dead-lettered; the caller then commits.
  */
 export async function deliverBatch<T extends object>(
@@ -140,11 +155,7 @@ export async function deliverBatch<T extends object>(
     const whole = await attempt(target, events, policy);
     if (!whole.ok) {
       if (events.length === 1) {
-        deadLetters.push({
-          message: sourceOf.get(events[0])!,
-          error: whole.error,
-          attempts: policy.maxAttempts,
-        });
+        deadLetters.push({ message: sourceOf.get(events[0])!, error: whole.error, attempts: whole.attempts });
       } else {
         // Isolate the poison: retry each event alone, in order, so the healthy ones still get applied.
         for (const event of events) {
@@ -153,7 +164,7 @@ export async function deliverBatch<T extends object>(
             deadLetters.push({
               message: sourceOf.get(event)!,
               error: single.error,
-              attempts: policy.maxAttempts * 2,
+              attempts: whole.attempts + single.attempts,
             });
           }
         }

@@ -1,7 +1,7 @@
 /** Inputs shared by several query-api routes (vehicle and company ids, IMEIs, time ranges). */
-import { IdInput, PageQuery } from '@fleet/platform';
+import { DateTimeInput, IdInput, PageQuery } from '@fleet/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
 
 export class IdParam {
   @ApiProperty({ type: 'integer', minimum: 1 })
@@ -28,12 +28,12 @@ export class TimeRangeQuery extends PageQuery {
     description: 'Start (inclusive); default 24 hours before `to`',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @DateTimeInput()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'End (exclusive); default now' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @DateTimeInput()
   to?: string;
 }
 
