@@ -1,6 +1,7 @@
 import { ServiceSchema } from '@fleet/platform';
 import { DeviceSession } from './device-sessions/device-session.entity';
 import { CreateDeviceSessions1763800000000 } from './migrations/1763800000000-create-device-sessions';
+import { DeviceSessionCompanies1764100000000 } from './migrations/1764100000000-device-session-companies';
 
 export const INGEST_SCHEMA = 'ingest';
 
@@ -8,5 +9,5 @@ export const INGEST_SCHEMA = 'ingest';
 export const ingestSchema: ServiceSchema = {
   schema: INGEST_SCHEMA,
   entities: [DeviceSession],
-  migrations: [CreateDeviceSessions1763800000000],
+  migrations: [CreateDeviceSessions1763800000000, DeviceSessionCompanies1764100000000],
 };

@@ -12,13 +12,16 @@ function fakeDatabase(sessions: Map<string, number>) {
       if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
       return imeis
         .filter((imei) => sessions.has(imei))
-        .map((imei) => ({ imei, vehicle_id: sessions.get(imei)! }));
+        .map((imei) => ({ imei, vehicle_id: sessions.get(imei)!, company_ids: [7] }));
     },
   } as unknown as DataSource;
   return { dataSource, queries, open: () => release?.() ?? (release = () => undefined) };
 }
 
 const config = { deviceCacheSeconds: 5 } as TelemetryIngestConfig;
+/** What resolve() answers: IMEI → its vehicle, of company 7. */
+const devices = (...entries: [string, number][]) =>
+  new Map(entries.map(([imei, vehicleId]) => [imei, { vehicleId, companyIds: [7] }]));
 
 describe('DeviceDirectory', () => {
   let now = 1_000_000;
@@ -29,9 +32,9 @@ describe('DeviceDirectory', () => {
     const db = fakeDatabase(new Map([['111', 1]]));
     db.open();
     const directory = new DeviceDirectory(db.dataSource, config);
-    expect(await directory.resolve(['111', '999'])).toEqual(new Map([['111', 1]]));
+    expect(await directory.resolve(['111', '999'])).toEqual(devices(['111', 1]));
     now += 4_000;
-    expect(await directory.resolve(['111', '999'])).toEqual(new Map([['111', 1]]));
+    expect(await directory.resolve(['111', '999'])).toEqual(devices(['111', 1]));
     expect(db.queries).toEqual([['111', '999']]);
   });
 
@@ -48,16 +51,11 @@ describe('DeviceDirectory', () => {
     // The tracker 222 moved to vehicle 20 and 333 was registered meanwhile (on another replica).
     sessions.set('222', 20);
     sessions.set('333', 3);
-    expect(await directory.resolve(['111'])).toEqual(new Map([['111', 1]]));
-    expect(await directory.resolve(['222', '333'])).toEqual(new Map([['222', 2]]));
+    expect(await directory.resolve(['111'])).toEqual(devices(['111', 1]));
+    expect(await directory.resolve(['222', '333'])).toEqual(devices(['222', 2]));
     await new Promise((resolve) => setImmediate(resolve));
     // One refresh query; a second one for what expired while it ran.
     expect(db.queries.slice(1)).toEqual([['111'], ['222', '333']]);
-    expect(await directory.resolve(['222', '333'])).toEqual(
-      new Map([
-        ['222', 20],
-        ['333', 3],
-      ]),
-    );
+    expect(await directory.resolve(['222', '333'])).toEqual(devices(['222', 20], ['333', 3]));
   });
 });

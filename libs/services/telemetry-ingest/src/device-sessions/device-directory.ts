@@ -13,11 +13,21 @@ const deviceSessions: SnapshotTable<VehicleSnapshotV1> = {
   rowOf: (snapshot) => ({
     vehicle_id: snapshot.vehicleId,
     imei: snapshot.imei,
+    company_ids: snapshot.companyIds,
     version: snapshot.version,
     updated_at: snapshot.updatedAt,
   }),
   isDeleted: (snapshot) => snapshot.deleted,
 };
+
+/**
+ * The vehicle a tracker reports for, and the companies the vehicle belongs to (null for a row
+ * projected before ingest kept them: no token reaches it until its next snapshot).
+ */
+export interface RegisteredDevice {
+  vehicleId: number;
+  companyIds: number[] | null;
+}
 
 /** Most IMEIs remembered; beyond it the oldest entries go first. */
 const CACHE_LIMIT = 200_000;
@@ -33,7 +43,7 @@ const CACHE_LIMIT = 200_000;
  */
 @Injectable()
 export class DeviceDirectory {
-  private readonly cache = new Map<string, { vehicleId: number | undefined; expiresAt: number }>();
+  private readonly cache = new Map<string, { device: RegisteredDevice | undefined; expiresAt: number }>();
   private readonly stale = new Set<string>();
   private refreshing = false;
 
@@ -42,10 +52,10 @@ export class DeviceDirectory {
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
   ) {}
 
-  /** Vehicle ids of the given IMEIs; unknown IMEIs are absent from the map. */
-  async resolve(imeis: readonly string[]): Promise<Map<string, number>> {
+  /** The vehicles of the given IMEIs; unknown IMEIs are absent from the map. */
+  async resolve(imeis: readonly string[]): Promise<Map<string, RegisteredDevice>> {
     const now = Date.now();
-    const found = new Map<string, number>();
+    const found = new Map<string, RegisteredDevice>();
     const missing: string[] = [];
     for (const imei of new Set(imeis)) {
       const cached = this.cache.get(imei);
@@ -53,7 +63,7 @@ export class DeviceDirectory {
         missing.push(imei);
         continue;
       }
-      if (cached.vehicleId !== undefined) found.set(imei, cached.vehicleId);
+      if (cached.device !== undefined) found.set(imei, cached.device);
       if (cached.expiresAt <= now) this.stale.add(imei);
     }
     if (this.stale.size > 0) this.refreshStale();
@@ -61,8 +71,8 @@ export class DeviceDirectory {
     const looked = await this.lookup(missing);
     this.remember(missing, looked, now);
     for (const imei of missing) {
-      const vehicleId = looked.get(imei);
-      if (vehicleId !== undefined) found.set(imei, vehicleId);
+      const device = looked.get(imei);
+      if (device !== undefined) found.set(imei, device);
     }
     return found;
   }
@@ -87,21 +97,22 @@ export class DeviceDirectory {
       });
   }
 
-  private remember(imeis: readonly string[], looked: Map<string, number>, now: number): void {
+  private remember(imeis: readonly string[], looked: Map<string, RegisteredDevice>, now: number): void {
     if (this.config.deviceCacheSeconds <= 0) return;
     const expiresAt = now + this.config.deviceCacheSeconds * 1000;
     if (this.cache.size + imeis.length > CACHE_LIMIT) this.cache.clear();
-    for (const imei of imeis) this.cache.set(imei, { vehicleId: looked.get(imei), expiresAt });
+    for (const imei of imeis) this.cache.set(imei, { device: looked.get(imei), expiresAt });
   }
 
-  private async lookup(unique: readonly string[]): Promise<Map<string, number>> {
-    const rows: { imei: string; vehicle_id: number }[] = await this.dataSource.query(
-      // Newest registration wins if a tracker was moved between vehicles.
-      `SELECT DISTINCT ON (imei) imei, vehicle_id FROM ingest.device_sessions
+  private async lookup(unique: readonly string[]): Promise<Map<string, RegisteredDevice>> {
+    const rows: { imei: string; vehicle_id: number; company_ids: number[] | null }[] =
+      await this.dataSource.query(
+        // Newest registration wins if a tracker was moved between vehicles.
+        `SELECT DISTINCT ON (imei) imei, vehicle_id, company_ids FROM ingest.device_sessions
         WHERE imei = ANY($1::text[]) ORDER BY imei, updated_at DESC`,
-      [unique],
-    );
-    return new Map(rows.map((row) => [row.imei, row.vehicle_id]));
+        [unique],
+      );
+    return new Map(rows.map((row) => [row.imei, { vehicleId: row.vehicle_id, companyIds: row.company_ids }]));
   }
 
   /** Applies snapshots in order; a snapshot older than the stored one is ignored (idempotent on redelivery). */

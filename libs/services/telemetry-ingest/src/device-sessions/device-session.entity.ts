@@ -10,6 +10,10 @@ export class DeviceSession {
   @Column({ type: 'text' })
   imei!: string;
 
+  /** Companies of the vehicle (who may send its positions through the batch endpoint); null if unknown. */
+  @Column({ name: 'company_ids', type: 'integer', array: true, nullable: true })
+  companyIds!: number[] | null;
+
   /** Version of the vehicle snapshot this row reflects; older snapshots never overwrite newer ones. */
   @Column({ type: 'bigint' })
   version!: string;

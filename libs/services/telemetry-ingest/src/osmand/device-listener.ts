@@ -13,8 +13,9 @@ type Fields = Record<string, string | string[] | undefined>;
  * The tracker-facing OsmAnd port (5055 by default): its own small HTTP server, apart from the API, as
  * trackers neither authenticate nor expect JSON errors. Any path is accepted (devices are configured
  * with a bare host:port). Answers 200 with an empty body once the broker holds the position; 400 with a
- * plain-text reason naming the field; 400 for an unknown IMEI (404 on the JSON variant); nothing is
- * stored on any error. docs/osmand.md lists the fields.
+ * plain-text reason naming the field; 400 for an unknown IMEI (404 on the JSON variant); 403 from an
+ * address outside INGEST_DEVICE_ALLOWED_NETWORKS; 503 only when the broker could not take the report
+ * (worth a retry); nothing is stored on any error. docs/osmand.md lists the fields.
  */
 @Injectable()
 export class DeviceListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -48,6 +49,13 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
       void reply.code(status).type('text/plain').send(`bad request: ${error.message}`);
     });
+    const networks = this.config.device.allowedNetworks;
+    server.addHook('onRequest', async (request, reply) => {
+      // Before any parsing: a report from outside the operator's tracker networks is not even read.
+      if (!networks.admits(request.socket.remoteAddress)) {
+        return reply.code(403).type('text/plain').send('source address not allowed');
+      }
+    });
     server.all('/*', (request, reply) => this.handle(request, reply));
     await server.listen({ host: this.config.device.host, port: this.config.device.port });
     this.server = server;
@@ -80,8 +88,11 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       if (error instanceof OsmAndParseError) {
         void reply.code(400).type('text/plain').send(error.message);
       } else if (error instanceof RejectedReport) {
-        const status = error.reason === 'unknown-device' && json ? 404 : 400;
-        void reply.code(status).type('text/plain').send(error.message);
+        const unknown = error.reason === 'unknown-device';
+        void reply
+          .code(unknown && json ? 404 : 400)
+          .type('text/plain')
+          .send(unknown ? error.message : `${error.field}: ${error.message}`);
       } else {
         this.logger.error({ msg: 'OsmAnd report failed', err: error });
         void reply.code(503).type('text/plain').send('temporarily unavailable, retry');

@@ -1,4 +1,4 @@
-import type { PositionReadingsV1 } from '@fleet/contracts';
+import { type PositionReadingsV1, unstorableTextProblem } from '@fleet/contracts';
 import { KMH_PER_KNOT } from '@fleet/geo';
 
 /**
@@ -106,11 +106,18 @@ function parseBoolean(value: Scalar, field: string): boolean {
   throw invalid(field, value, 'is not a boolean (true, false, 1 or 0)');
 }
 
+/** Text the platform can store: nothing PostgreSQL refuses, no control characters (a NUL above all). */
+function storable(text: string, field: string): string {
+  const problem = unstorableTextProblem(text);
+  if (problem !== undefined) throw invalid(field, text, problem);
+  return text;
+}
+
 function parseText(value: Scalar, field: string, maxLength: number): string {
   if (typeof value === 'boolean') throw invalid(field, value, 'is not text');
   const text = String(value);
   if (text.length > maxLength) throw invalid(field, value, `is longer than ${maxLength} characters`);
-  return text;
+  return storable(text, field);
 }
 
 /** Heading as whole degrees in 0–359, whatever full turns or sign the tracker used. */
@@ -171,7 +178,7 @@ function parseDeviceId(value: Scalar, field: string): string {
   if (value.length > MAX_DEVICE_ID_LENGTH) {
     throw invalid(field, value, `is longer than ${MAX_DEVICE_ID_LENGTH} characters`);
   }
-  return value;
+  return storable(value, field);
 }
 
 function parseLatitude(value: Scalar, field: string): number {
@@ -229,12 +236,28 @@ function parseDtcs(value: Scalar, field: string): PositionReadingsV1 {
   return codes.length > 0 ? { dtcCodes: codes } : {};
 }
 
+/**
+ * A reading converted to the platform's units must still be a finite number: `speed=1e308` knots is a
+ * finite input and an infinite speed, which no consumer could store.
+ */
+function requireFinite(readings: PositionReadingsV1, field: string, value: Scalar): PositionReadingsV1 {
+  for (const reading of Object.values(readings)) {
+    if (typeof reading === 'number' && !Number.isFinite(reading)) {
+      throw invalid(field, value, "is too large once converted to the platform's units");
+    }
+  }
+  return readings;
+}
+
 /** `prefix` turns a canonical name into the field named in errors (e.g. `location.extras.fuel`). */
 function readReadings(lookup: Lookup, prefix = ''): PositionReadingsV1 {
   const readings: PositionReadingsV1 = {};
   for (const { names, read } of READING_FIELDS) {
     const name = names.find((candidate) => lookup(candidate) !== undefined);
-    if (name !== undefined) Object.assign(readings, read(lookup(name) as Scalar, `${prefix}${name}`));
+    if (name === undefined) continue;
+    const field = `${prefix}${name}`;
+    const value = lookup(name) as Scalar;
+    Object.assign(readings, requireFinite(read(value, field), field, value));
   }
   return readings;
 }
@@ -371,7 +394,9 @@ function readLocationReadings(location: JsonObject, coords: JsonObject): Positio
   };
   read(coords, 'speed', 'location.coords', (v, f) => {
     const metresPerSecond = parseNumber(v, f);
-    if (metresPerSecond >= 0) readings.speedKmh = metresPerSecond * KMH_PER_METRE_PER_SECOND;
+    if (metresPerSecond >= 0) {
+      Object.assign(readings, requireFinite({ speedKmh: metresPerSecond * KMH_PER_METRE_PER_SECOND }, f, v));
+    }
   });
   read(coords, 'heading', 'location.coords', (v, f) => {
     const degrees = parseNumber(v, f);

@@ -1,4 +1,13 @@
-import { ApiErrors, Public, RateLimit } from '@fleet/platform';
+import { Actions } from '@fleet/contracts';
+import {
+  ApiAuthenticated,
+  ApiErrors,
+  CompanyDirectory,
+  CurrentPrincipal,
+  Principal,
+  RateLimit,
+  RequiresAction,
+} from '@fleet/platform';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PositionBatchAccepted, PositionBatchDto } from './position-batch.dto';
@@ -7,31 +16,44 @@ import { PositionIntakeService, RejectedReport } from './position-intake.service
 import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telemetry-ingest.exception';
 
 /**
- * Integrators' batch endpoint: many positions of many devices per request, all or nothing.
- * Devices carry no bearer token: a position is accepted only for a registered IMEI.
+ * Integrators' batch endpoint: many positions of many devices per request, all or nothing. It takes a
+ * bearer token granted `positions:write` explicitly (docs/osmand.md), and a position only for a
+ * registered IMEI whose vehicle the token reaches. Exempt from the rate-limit windows: a bulk route,
+ * bounded by its body size and batch length.
  */
 @Controller('ingest/v1')
 @ApiTags('Device ingestion')
-@Public()
+@ApiAuthenticated()
+@RequiresAction(Actions.writePositions)
 @RateLimit(false)
 export class PositionBatchController {
-  constructor(private readonly intake: PositionIntakeService) {}
+  constructor(
+    private readonly intake: PositionIntakeService,
+    private readonly companies: CompanyDirectory,
+  ) {}
 
   @Post('positions')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Integrators: many positions of many devices in one request, all or nothing',
     description:
-      'Answers once the broker holds every position. An unknown device rejects the whole batch (422).',
+      'Needs a token whose `Actions` list `positions:write`. Answers once the broker holds every ' +
+      'position. A device that is unknown, or whose vehicle the token does not reach, rejects the ' +
+      'whole batch (422).',
   })
   @ApiBody({ type: PositionBatchDto })
   @ApiOkResponse({ type: PositionBatchAccepted })
-  @ApiErrors(422, 500)
+  @ApiErrors(422)
   // `object`, not the DTO: the global ValidationPipe skips it, parseBatch applies the DTO's rules faster.
-  async ingest(@Body() body: object): Promise<PositionBatchAccepted> {
+  async ingest(
+    @Body() body: object,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<PositionBatchAccepted> {
     const reports = parseBatch(body);
     try {
-      return await this.intake.accept(reports);
+      return await this.intake.accept(reports, {
+        mayReport: (device) => this.reaches(principal, device.vehicleId, device.companyIds),
+      });
     } catch (error) {
       if (error instanceof RejectedReport) {
         throw new TelemetryIngestException(
@@ -41,5 +63,11 @@ export class PositionBatchController {
       }
       throw error;
     }
+  }
+
+  /** The token's company or one below it owns the vehicle, and the token's vehicle allowlist has it. */
+  private reaches(principal: Principal, vehicleId: number, companyIds: number[] | null): boolean {
+    if (principal.vehicles && !principal.vehicles.includes(vehicleId)) return false;
+    return (companyIds ?? []).some((companyId) => this.companies.isWithin(principal.companyId, companyId));
   }
 }
