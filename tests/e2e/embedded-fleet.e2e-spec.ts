@@ -44,8 +44,12 @@ describe('the embedded fleet app', () => {
   async function expectDemoTenant(baseUrl: string, deviceUrl: string): Promise<void> {
     const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
     expect(credentials).toEqual({
-      baseUrl: expect.stringMatching(/^http:\/\/localhost:\d+$/),
-      ingest: { osmand: deviceUrl.replace('127.0.0.1', 'localhost') },
+      // The embedded default listens on the loopback only (HTTP_HOST opens it).
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      ingest: {
+        osmand: deviceUrl,
+        batch: { url: `${baseUrl}/ingest/v1/positions`, apiKey: expect.stringMatching(/^[\w-]{43}$/) },
+      },
       companies: expect.arrayContaining([
         {
           id: expect.any(Number),
@@ -95,6 +99,29 @@ describe('the embedded fleet app', () => {
       body: new URLSearchParams({ UserName: user.userName, Password: user.password }),
     });
     expect(userToken.status).toBe(200);
+    // The integrator's key may write positions through the batch endpoint; the company's key may not.
+    const batchStatus = async (apiKey: string) => {
+      const issued = await fetch(`${baseUrl}/v2/api/authentication/token/api-key`, {
+        method: 'POST',
+        body: new URLSearchParams({ apiKey }),
+      });
+      const { access_token: token } = (await issued.json()) as { access_token: string };
+      const vehicle = credentials.vehicles[0];
+      const response = await fetch(credentials.ingest.batch.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          positions: [{ deviceId: vehicle.imei, timestamp: new Date().toISOString(), lat: 52.5, lon: 13.4 }],
+        }),
+      });
+      return response.status;
+    };
+    // Ingest learns the demo vehicles and companies from their snapshot topics after the seeding:
+    // until then the vehicle is unknown to it (422), so wait for the first acceptance.
+    await waitFor(async () => (await batchStatus(credentials.ingest.batch.apiKey)) === 200, {
+      description: 'the integrator key to be accepted by the batch endpoint',
+    });
+    expect(await batchStatus(credentials.companies[0].apiKey)).toBe(403);
   }
 
   interface LastPosition {

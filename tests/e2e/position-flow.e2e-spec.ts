@@ -2,9 +2,11 @@ import { Topics } from '@fleet/contracts';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import {
   AppProcess,
+  companySnapshot,
   createTestDatabase,
   createTestKafka,
   TestDatabase,
+  testAccessToken,
   testJwtSecret,
   testKafkaBrokers,
   uniqueNamespace,
@@ -73,7 +75,10 @@ describe('positions from telemetry-ingest to query-api over Kafka (separate proc
 
   it('stores every accepted position exactly once, although query-api was killed mid-stream', async () => {
     const [ingest, firstQueryApi] = processes;
-    const vehicles = Array.from({ length: VEHICLES }, () => vehicleSnapshot());
+    const vehicles = Array.from({ length: VEHICLES }, () => vehicleSnapshot({ companyIds: [1] }));
+    await registry.publish(Topics.companySnapshots, [
+      { key: '1', payload: companySnapshot({ companyId: 1 }) },
+    ]);
     await registry.publish(
       Topics.vehicleSnapshots,
       vehicles.map((vehicle) => ({ key: String(vehicle.vehicleId), payload: vehicle })),
@@ -86,13 +91,26 @@ describe('positions from telemetry-ingest to query-api over Kafka (separate proc
     );
 
     const imeis = vehicles.map((vehicle) => vehicle.imei);
+    const send = (body: object) =>
+      fetch(`${ingest.baseUrl}/ingest/v1/positions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${testAccessToken(1, { actions: ['positions:write'] })}`,
+        },
+        body: JSON.stringify(body),
+      });
+    // The company arrives on its own topic: a one-position batch tells when ingest knows it (the
+    // position comes again in the first batch; a repeated fix is stored once).
+    await waitFor(
+      async () => (await send({ positions: [{ ...batch(0, imeis).positions[0] }] })).status === 200,
+      {
+        description: 'ingest to learn the company',
+      },
+    );
     const sending = (async () => {
       for (let index = 0; index < BATCHES; index++) {
-        const response = await fetch(`${ingest.baseUrl}/ingest/v1/positions`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(batch(index, imeis)),
-        });
+        const response = await send(batch(index, imeis));
         expect(response.status).toBe(200);
         expect(await response.json()).toEqual({ accepted: VEHICLES * POSITIONS_PER_VEHICLE_PER_BATCH });
       }

@@ -34,9 +34,20 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
       ])
     ).rows[0];
 
+  /** A token of the fleet's company granted `positions:write`, as the batch endpoint requires. */
+  let writeToken: string;
+  const batch = (payload: object, token: string | null = writeToken) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/ingest/v1/positions',
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+      payload,
+    });
+
   beforeAll(async () => {
     h = await TelemetryContext.open();
     companyId = await h.newCompany({ name: 'Fleet' });
+    writeToken = await h.token(await h.newApiKey(companyId, { actions: ['positions:write'] }));
   });
 
   afterAll(async () => {
@@ -153,32 +164,62 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
       speedKmh: 50,
       fuelLevel: 40,
     });
-    const rejected = await h.app.inject({
-      method: 'POST',
-      url: '/ingest/v1/positions',
-      payload: { positions: [position(0), position(1, '869999999999999')] },
-    });
+    const rejected = await batch({ positions: [position(0), position(1, '869999999999999')] });
     expect(rejected.statusCode).toBe(422);
     expect(rejected.json().description).toContain('positions[1].deviceId');
-    const invalid = await h.app.inject({
-      method: 'POST',
-      url: '/ingest/v1/positions',
-      payload: { positions: [{ ...position(0), fuelLevel: 'full' }] },
-    });
+    const invalid = await batch({ positions: [{ ...position(0), fuelLevel: 'full' }] });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().description).toContain('fuelLevel');
     // Neither refused batch left anything behind, not even its valid first position.
     await h.transportIdle();
     expect(await stored(vehicleId)).toBe(0);
-    const accepted = await h.app.inject({
-      method: 'POST',
-      url: '/ingest/v1/positions',
-      payload: { positions: [position(0), position(1), position(2)] },
-    });
+    const accepted = await batch({ positions: [position(0), position(1), position(2)] });
     expect([accepted.statusCode, accepted.json()]).toEqual([200, { accepted: 3 }]);
     await h.storedPositions(vehicleId, 3);
     await h.transportIdle();
     expect(await stored(vehicleId)).toBe(3);
+  });
+
+  it('takes a batch only with a token granted positions:write that reaches every vehicle in it', async () => {
+    const { imei, vehicleId } = await newTracker();
+    const payload = {
+      positions: [
+        { deviceId: imei, timestamp: new Date((base + 500) * 1000).toISOString(), lat: 52, lon: 13 },
+      ],
+    };
+    const noToken = await batch(payload, null);
+    expect([noToken.statusCode, noToken.json().code]).toEqual([401, 'INVALID_CREDENTIALS']);
+    // A key without an action list may do everything its company may, except write positions.
+    const unrestricted = await batch(payload, await h.token(await h.newApiKey(companyId)));
+    expect([unrestricted.statusCode, unrestricted.json().code]).toEqual([403, 'INVALID_SCOPE']);
+    const readOnly = await batch(
+      payload,
+      await h.token(await h.newApiKey(companyId, { actions: ['vehicles:read'] })),
+    );
+    expect(readOnly.statusCode).toBe(403);
+    // Another tenant's token learns nothing of the IMEI: the same answer as for an unknown device.
+    const other = await h.newTenant({}, { actions: ['positions:write'] });
+    const foreign = await batch(payload, other.token);
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().description).toBe(`positions[0].deviceId: unknown device "${imei}"`);
+    const narrowed = await h.token(
+      await h.newApiKey(companyId, { actions: ['positions:write'], vehicleIds: [vehicleId + 1000] }),
+    );
+    expect((await batch(payload, narrowed)).statusCode).toBe(422);
+    await h.transportIdle();
+    expect(await stored(vehicleId)).toBe(0);
+    // A token of a company above the vehicle's reaches it.
+    const parent = await h.newCompany({ name: 'Holding' });
+    const child = await h.newCompany({ name: 'Depot', parentId: parent });
+    const depotTracker = `86200000000${String(trackers).padStart(4, '0')}`;
+    const depotVehicle = await h.newVehicle({ imei: depotTracker, companyIds: [child] });
+    const holdingToken = await h.token(await h.newApiKey(parent, { actions: ['positions:write'] }));
+    const accepted = await batch(
+      { positions: [{ ...payload.positions[0], deviceId: depotTracker }] },
+      holdingToken,
+    );
+    expect([accepted.statusCode, accepted.json()]).toEqual([200, { accepted: 1 }]);
+    await h.storedPositions(depotVehicle.id, 1);
   });
 
   it('never lets a late or repeated fix replace the last position, while storing the late one in history', async () => {
@@ -195,5 +236,121 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
     expect([new Date(last.fix_time).getTime(), last.lat]).toEqual([newest * 1000, 53]);
     // The late fix is in history; the repeat of an already stored one is not stored twice.
     expect(await stored(vehicleId)).toBe(2);
+  });
+
+  describe('reports that could never be stored (issue 16: NUL bytes, year 1, infinite speed)', () => {
+    let imei: string;
+    let vehicleId: number;
+
+    beforeAll(async () => {
+      ({ imei, vehicleId } = await newTracker());
+    });
+
+    it.each([
+      ['a NUL in the driver', { driver: 'x\u0000y' }, /^driver: .* must not contain control characters/],
+      ['a line break in the driver', { driver: 'x\ny' }, /^driver: /],
+      ['a NUL in an engine code', { dtcs: 'P0300,P\u00001' }, /^dtcs: /],
+      ['a NUL in the IMEI', { id: `${'8'.repeat(14)}\u0000` }, /^id: .* must not contain control characters/],
+      ['the year 1', { timestamp: '0001-01-01T00:00:00Z' }, /^timestamp: .* older than the position history/],
+      ['the Unix epoch', { timestamp: 0 }, /^timestamp: .* older than the position history/],
+      ['a speed that is infinite in km/h', { speed: '1e308' }, /^speed: .* too large/],
+    ])('answers %s with 400 naming the field, not 503', async (_what, change, message) => {
+      const response = await h.osmand({ id: imei, timestamp: base + 2000, lat: 52, lon: 13, ...change });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatch(message);
+    });
+
+    it('answers the JSON variant alike', async () => {
+      const send = (location: object) =>
+        fetch(`${h.deviceUrl}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ device_id: imei, location }),
+        });
+      const speed = await send({ coords: { latitude: 1, longitude: 2, speed: 1e308 } });
+      expect([speed.status, await speed.text()]).toEqual([
+        400,
+        expect.stringMatching(/^location\.coords\.speed: /),
+      ]);
+      const driver = await send({ coords: { latitude: 1, longitude: 2 }, extras: { driver: 'a\u0000b' } });
+      expect([driver.status, await driver.text()]).toEqual([
+        400,
+        expect.stringMatching(/^location\.extras\.driver: /),
+      ]);
+    });
+
+    it.each([
+      ['a NUL in the driver', { driver: 'a\u0000b' }, 'positions[0].driver'],
+      ['a NUL in the device id', { deviceId: '8600\u0000' }, 'positions[0].deviceId'],
+      ['a fix from 1970', { timestamp: '1970-01-01T00:00:00.000Z' }, 'positions[0].timestamp'],
+      // ISO 8601 notations Date reads as Invalid Date: a 500 the fuzz test found
+      ['a basic-notation timestamp', { timestamp: '20240101T000000Z' }, 'positions[0].timestamp'],
+      ['a week-date timestamp', { timestamp: '2024-W01-1' }, 'positions[0].timestamp'],
+    ])('refuses a batch with %s (422 naming the field)', async (_what, change, field) => {
+      const response = await batch({
+        positions: [
+          {
+            deviceId: imei,
+            timestamp: new Date((base + 2000) * 1000).toISOString(),
+            lat: 52,
+            lon: 13,
+            ...change,
+          },
+        ],
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({ type: 'VALIDATION_ERROR', code: 'INVALID_INPUT' });
+      expect(response.json().description).toContain(field);
+    });
+
+    it('stored none of them, and the next good report is not held up behind them', async () => {
+      expect(
+        (await h.osmand({ id: imei, timestamp: base + 2001, lat: 52, lon: 13, driver: 'Ann' })).status,
+      ).toBe(200);
+      await h.storedPositions(vehicleId, 1);
+      await h.transportIdle();
+      expect(await stored(vehicleId)).toBe(1);
+    });
+  });
+});
+
+describe('the tracker port restricted to the operator’s networks (INGEST_DEVICE_ALLOWED_NETWORKS)', () => {
+  let h: TelemetryContext;
+
+  beforeAll(async () => {
+    // Documentation addresses and loopback: reports from this machine come from 127.0.0.1.
+    h = await TelemetryContext.open({ INGEST_DEVICE_ALLOWED_NETWORKS: '192.0.2.0/24, 127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('takes reports from a listed address', async () => {
+    const companyId = await h.newCompany();
+    const vehicle = await h.newVehicle({ imei: '861999000000001', companyIds: [companyId] });
+    const report = await h.osmand({ id: '861999000000001', lat: 52, lon: 13 });
+    expect(report.status).toBe(200);
+    await h.storedPositions(vehicle.id, 1);
+  });
+
+  it('refuses reports from any other address with 403, before reading them', async () => {
+    const other = await TelemetryContext.open({ INGEST_DEVICE_ALLOWED_NETWORKS: '192.0.2.0/24' });
+    try {
+      const companyId = await other.newCompany();
+      const vehicle = await other.newVehicle({ imei: '861999000000002', companyIds: [companyId] });
+      expect(await other.osmand({ id: '861999000000002', lat: 52, lon: 13 })).toEqual({
+        status: 403,
+        body: 'source address not allowed',
+      });
+      await other.transportIdle();
+      const { rows } = await other.database.pool.query(
+        'SELECT count(*)::int AS n FROM query.positions WHERE vehicle_id = $1',
+        [vehicle.id],
+      );
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -44,7 +44,8 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
     expect(await count('SELECT count(*) AS n FROM auth.companies')).toBe(5);
     expect(await count('SELECT count(*) AS n FROM query.vehicles')).toBe(7);
     expect(await count('SELECT count(*) AS n FROM auth.users')).toBe(1);
-    expect(await count('SELECT count(*) AS n FROM auth.api_keys WHERE deleted_at IS NULL')).toBe(5);
+    // One per company, and the integrator's (positions:write) of the top company.
+    expect(await count('SELECT count(*) AS n FROM auth.api_keys WHERE deleted_at IS NULL')).toBe(6);
     const written = await credentials();
     const { rows } = await database.pool.query(
       'SELECT id, name, parent_id, status FROM auth.companies ORDER BY id',
@@ -123,6 +124,9 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
       expect(await tokenStatus(lost.companies[index].apiKey)).toBe(401);
     }
     expect(await tokenStatus(renewed.companies[0].apiKey)).toBe(200);
+    expect(renewed.ingest.batch.apiKey).not.toBe(lost.ingest.batch.apiKey);
+    expect(await tokenStatus(lost.ingest.batch.apiKey)).toBe(401);
+    expect(await tokenStatus(renewed.ingest.batch.apiKey)).toBe(200);
     // The suspended company's new key works as a key: it is the company that is refused.
     expect(await tokenStatus(renewed.companies[4].apiKey)).toBe(403);
     expect(renewed.users[0].password).not.toBe(lost.users[0].password);

@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
-import { CompanyStatus } from '@fleet/contracts';
+import { Actions, CompanyStatus } from '@fleet/contracts';
 import { VehicleRegistry } from '@fleet/query-api-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 
 /** The contract of `.data/demo-credentials.json` (documented in README.md). */
 export interface DemoCredentials {
   baseUrl: string;
-  ingest: { osmand: string };
+  /**
+   * The tracker port, and the batch endpoint with a key of the top company granted `positions:write`
+   * (the explicit action an integrator needs).
+   */
+  ingest: { osmand: string; batch: { url: string; apiKey: string } };
   companies: { id: number; name: string; parentId: number | null; status: CompanyStatus; apiKey: string }[];
   users: { userName: string; password: string; companyId: number }[];
   vehicles: { id: number; name: string; imei: string; vin: string; companyIds: number[] }[];
@@ -50,6 +54,7 @@ const DEMO_VEHICLES: { name: string; companies: string[] }[] = [
 
 const DEMO_USER = 'demo';
 const DEMO_KEY_LABEL = 'demo';
+const DEMO_INTEGRATOR_KEY_LABEL = 'demo-integrator';
 
 /** The demo vehicles' natural keys: fixed, so that a second run finds what the first registered. */
 const demoImei = (index: number) => `35693803${String(index + 1).padStart(7, '0')}`;
@@ -153,6 +158,19 @@ export async function ensureDemoTenant(
   }
 
   const top = credentialCompanies[0].id;
+  let integratorKey = previous?.ingest?.batch?.apiKey;
+  if (!integratorKey || (await apiKeys.findActive(integratorKey))?.companyId !== top) {
+    await apiKeys.deleteByLabel(top, DEMO_INTEGRATOR_KEY_LABEL);
+    integratorKey = (
+      await apiKeys.create({
+        companyId: top,
+        label: DEMO_INTEGRATOR_KEY_LABEL,
+        actions: [Actions.writePositions],
+      })
+    ).key;
+    changed = true;
+  }
+
   let user = await users.find(DEMO_USER);
   let password = previous?.users?.find((entry) => entry.userName === DEMO_USER)?.password;
   if (!user) {
@@ -168,7 +186,10 @@ export async function ensureDemoTenant(
 
   const credentials: DemoCredentials = {
     baseUrl: urls.baseUrl,
-    ingest: { osmand: urls.osmand },
+    ingest: {
+      osmand: urls.osmand,
+      batch: { url: `${urls.baseUrl}/ingest/v1/positions`, apiKey: integratorKey },
+    },
     companies: credentialCompanies,
     users: [{ userName: user.userName, password, companyId: user.companyIds[0] ?? top }],
     vehicles: credentialVehicles,

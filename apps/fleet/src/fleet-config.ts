@@ -31,6 +31,10 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
   const dataDir = resolve(env.string('FLEET_DATA_DIR', '.data'));
   const config = readServiceConfig('fleet', env, {
     httpPort: 3000,
+    // Reachable from this machine only, unless HTTP_HOST opens it (docs/security.md).
+    httpHost: '127.0.0.1',
+    // Clients reach the embedded app directly: no proxy's X-Forwarded-For is believed unless set.
+    trustedProxies: [],
     transport: 'in-process',
     databaseUrl: externalDatabase ?? EMBEDDED_URL_PLACEHOLDER,
     jwtSecret: env.optionalString('AUTH_JWT_SECRET') ? undefined : localJwtSecret(dataDir),
@@ -38,7 +42,8 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
   return {
     ...config,
     authService: readAuthServiceConfig(env),
-    ingest: readTelemetryIngestConfig(env),
+    // The tracker port follows HTTP_HOST unless INGEST_DEVICE_HOST says otherwise.
+    ingest: readTelemetryIngestConfig(env, { deviceHost: config.http.host }),
     queryApi: readQueryApiConfig(env),
     dataDir,
     seedDemoTenant: env.bool('FLEET_DEMO', true),

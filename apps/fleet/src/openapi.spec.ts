@@ -83,6 +83,15 @@ describe('OpenAPI document', () => {
           where,
           statuses: ['401', '403', '429'],
         });
+        // A suspended company gets the spec's suspension body on every authenticated route, V1 too.
+        const forbidden = JSON.stringify(operation.responses['403']?.content?.['application/json']?.schema);
+        expect({
+          where,
+          suspension: forbidden.includes('#/components/schemas/CompanySuspendedError'),
+        }).toEqual({
+          where,
+          suspension: true,
+        });
       }
     }
   });
