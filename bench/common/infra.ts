@@ -125,14 +125,32 @@ export class ServiceProcess {
     private readonly child: ChildProcess,
   ) {}
 
-  /** `script`: a TypeScript entry point of the bench itself, run with ts-node instead of `dist/apps/<app>`. */
-  static async start(app: string, env: Record<string, string>, script?: string): Promise<ServiceProcess> {
+  /**
+   * `script`: a TypeScript entry point of the bench itself, run with ts-node instead of `dist/apps/<app>`.
+   * An empty value in `env` removes that variable from the inherited environment.
+   * `asDeployed: false` runs without the deployed services' Node options, as `npm start` does.
+   */
+  static async start(
+    app: string,
+    env: Record<string, string>,
+    script?: string,
+    { asDeployed = true }: { asDeployed?: boolean } = {},
+  ): Promise<ServiceProcess> {
     const [port, devicePort] = [await freePort(), await freePort()];
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      TS_NODE_TRANSPILE_ONLY: '1',
+      LOG_LEVEL: 'warn',
+      ...env,
+      HTTP_PORT: String(port),
+      INGEST_DEVICE_PORT: String(devicePort),
+    };
+    for (const [name, value] of Object.entries(childEnv)) if (value === '') delete childEnv[name];
     const child = spawn(
       process.execPath,
       [
         // As deployed (the image, compose and Kubernetes set the same options).
-        ...serviceNodeOptions.split(' '),
+        ...(asDeployed ? serviceNodeOptions.split(' ') : []),
         // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=.data/profiles" to profile the services
         ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
         ...(script ? ['-r', 'ts-node/register'] : []),
@@ -142,14 +160,7 @@ export class ServiceProcess {
       ],
       {
         cwd: repoRoot,
-        env: {
-          ...process.env,
-          TS_NODE_TRANSPILE_ONLY: '1',
-          LOG_LEVEL: 'warn',
-          ...env,
-          HTTP_PORT: String(port),
-          INGEST_DEVICE_PORT: String(devicePort),
-        },
+        env: childEnv,
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );
@@ -159,7 +170,7 @@ export class ServiceProcess {
       `http://127.0.0.1:${devicePort}`,
       child,
     );
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}`);
       try {
@@ -167,7 +178,7 @@ export class ServiceProcess {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`${app} not ready within 60 s`);
+      if (Date.now() > deadline) throw new Error(`${app} not ready within 120 s`);
       await sleep(200);
     }
     log(`${app} ready (pid ${child.pid})`);

@@ -15,14 +15,25 @@
  * Phase 2 runs `--trackers` connections (default 64), each sending its next report as soon as the last
  * was answered; more trackers trade latency for throughput (docs/performance.md has a sweep).
  *
- * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64]. Prints one JSON document on
- * stdout.
+ * `--embedded` measures the embedded app instead (`apps/fleet`, as `npm start` runs it: one process, the
+ * in-process transport, its own PostgreSQL in a fresh data directory under .data/, no demo tenant or
+ * simulator). Its 1,000 vehicles are registered through query-api's registry (the admin CLI's way),
+ * whose outbox the running app relays; no Kafka is started.
+ *
+ * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded]. Prints one JSON
+ * document on stdout.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { dataSourceOptions } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
+import { authSchema, createAuthAdmin } from '@fleet/auth-service';
+import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { closedLoop, HttpClient, RawHttpClient } from '../common/http-load';
 import {
   createBenchDatabase,
@@ -36,11 +47,16 @@ import {
   numberFlag,
   calibrate,
   machineFacts,
+  freePort,
+  repoRoot,
 } from '../common/infra';
 import { CpuMeter } from '../common/cpu-meter';
+import { benchCompany, benchToken } from '../common/tenant';
 
 const VEHICLES = 1_000;
 const BATCH_SIZE = 500;
+/** The company owning the bench's vehicles. */
+const FLEET_COMPANY = 1;
 const TARGET = {
   batchPositionsPerSecond: 10_000,
   singleRequestsPerSecond: 3_000,
@@ -51,60 +67,198 @@ const TARGET = {
 const SECONDS = numberFlag('seconds', 20);
 const WARMUP_SECONDS = numberFlag('warmup', 30);
 const TRACKERS = numberFlag('trackers', 64);
+const EMBEDDED = process.argv.includes('--embedded');
 
 const imeiOf = (index: number) => `35${String(index).padStart(13, '0')}`;
 
-async function main(): Promise<void> {
-  const calibration = calibrate();
+/** What a phase measures: the processes that serve ingestion, and the database they write to. */
+interface Setup {
+  databaseUrl: string;
+  /** telemetry-ingest's HTTP and device ports (the fleet app's in embedded mode). */
+  ingest: ServiceProcess;
+  services: ServiceProcess[];
+  cpuGroups: ConstructorParameters<typeof CpuMeter>[0];
+  /**
+   * Makes the fleet's company and its 1,000 vehicles known to ingest (device sessions) and query-api;
+   * resolves to the Authorization header of a token granted positions:write for that company.
+   */
+  registerFleet(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** telemetry-ingest and query-api as processes, on Kafka; the bench plays the vehicle registry. */
+async function distributedSetup(): Promise<Setup> {
   const kafka = ensureKafka();
   const database = await createBenchDatabase();
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
+  const jwtSecret = randomUUID() + randomUUID();
   const env = {
     DATABASE_URL: database.url,
     KAFKA_BROKERS: kafka.brokers,
     KAFKA_NAMESPACE: namespace,
-    AUTH_JWT_SECRET: randomUUID() + randomUUID(),
+    AUTH_JWT_SECRET: jwtSecret,
     RATE_LIMIT_STORE: 'memory',
     GEOCODER_PROVIDER: 'none',
   };
   const services: ServiceProcess[] = [];
-  const pool = new Pool({ connectionString: database.url, max: 2 });
   const producer = new Kafka({
     clientId: 'bench',
     brokers: kafka.brokers.split(','),
     logLevel: logLevel.NOTHING,
-  }).producer({
-    idempotent: true,
-  });
+  }).producer({ idempotent: true });
+  const stop = async () => {
+    await producer.disconnect().catch(() => undefined);
+    await Promise.all(services.map((service) => service.stop()));
+    await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
+    await deleteNamespaceTopics(kafka.brokers, namespace);
+    kafka.stop();
+  };
   try {
     services.push(await ServiceProcess.start('telemetry-ingest', env));
     services.push(await ServiceProcess.start('query-api', env));
-    const [ingest, queryApi] = services;
-    const cpu = new CpuMeter({
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const [ingest, queryApi] = services;
+  return {
+    databaseUrl: database.url,
+    ingest,
+    services,
+    cpuGroups: {
       'telemetry-ingest': { pids: () => [ingest.pid] },
       'query-api': { pids: () => [queryApi.pid] },
       kafka: { pids: kafka.pids },
       postgres: { command: 'postgres' },
       bench: { pids: () => [process.pid] },
-    });
+    },
+    registerFleet: async () => {
+      // The bench plays auth and the vehicle registry: the company and its vehicles on their topics.
+      await producer.connect();
+      const registry = new KafkaEventPublisher(producer, namespace);
+      await registry.publish(Topics.companySnapshots, [
+        { key: String(FLEET_COMPANY), payload: benchCompany(FLEET_COMPANY) },
+      ]);
+      const snapshots: VehicleSnapshotV1[] = Array.from({ length: VEHICLES }, (_, index) => ({
+        vehicleId: index + 1,
+        name: `Bench ${index + 1}`,
+        imei: imeiOf(index + 1),
+        vin: null,
+        companyIds: [FLEET_COMPANY],
+        deleted: false,
+        version: 1,
+        updatedAt: new Date().toISOString(),
+      }));
+      await registry.publish(
+        Topics.vehicleSnapshots,
+        snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
+      );
+      return `Bearer ${benchToken(jwtSecret, FLEET_COMPANY, ['positions:write'])}`;
+    },
+    stop,
+  };
+}
 
-    // The bench plays the vehicle registry: 1,000 vehicles on the snapshot topic.
-    await producer.connect();
-    const registry = new KafkaEventPublisher(producer, namespace);
-    const snapshots: VehicleSnapshotV1[] = Array.from({ length: VEHICLES }, (_, index) => ({
-      vehicleId: index + 1,
-      name: `Bench ${index + 1}`,
-      imei: imeiOf(index + 1),
-      vin: null,
-      companyIds: [1],
-      deleted: false,
-      version: 1,
-      updatedAt: new Date().toISOString(),
-    }));
-    await registry.publish(
-      Topics.vehicleSnapshots,
-      snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
+/** The embedded app (`npm start`) on a fresh data directory: its own PostgreSQL, in-process transport. */
+async function embeddedSetup(): Promise<Setup> {
+  mkdirSync(join(repoRoot, '.data'), { recursive: true });
+  const dataDir = mkdtempSync(join(repoRoot, '.data/bench-embedded-'));
+  const port = await freePort();
+  let fleet: ServiceProcess | undefined;
+  const stop = async () => {
+    // SIGTERM: the app stops its PostgreSQL after the services.
+    await fleet?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    fleet = await ServiceProcess.start(
+      'fleet',
+      {
+        FLEET_DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(port),
+        FLEET_DEMO: 'false',
+        FLEET_SIMULATOR: 'false',
+        RATE_LIMIT_STORE: 'memory',
+        GEOCODER_PROVIDER: 'none',
+        // Unset, whatever the bench's environment says: the embedded defaults are measured.
+        DATABASE_URL: '',
+        MESSAGING_TRANSPORT: '',
+        KAFKA_BROKERS: '',
+        AUTH_JWT_SECRET: '',
+      },
+      undefined,
+      { asDeployed: false },
     );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const app = fleet;
+  const password = encodeURIComponent(readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim());
+  const databaseUrl = `postgres://fleet:${password}@127.0.0.1:${port}/fleet`;
+  return {
+    databaseUrl,
+    ingest: app,
+    services: [app],
+    cpuGroups: {
+      fleet: { pids: () => [app.pid] },
+      postgres: { command: 'postgres' },
+      bench: { pids: () => [process.pid] },
+    },
+    registerFleet: async () => {
+      // As `npm run admin` does: the running app relays auth's and query-api's outboxes.
+      const connect = (schema: typeof querySchema) =>
+        new DataSource(
+          dataSourceOptions(schema, { url: databaseUrl, migrateOnStart: false, poolSize: 2 }, 'bench'),
+        ).initialize();
+      const authSource = await connect(authSchema);
+      const dataSource = await connect(querySchema);
+      try {
+        const auth = createAuthAdmin(authSource);
+        const company = await auth.companies.create({
+          name: 'Bench',
+          parentId: null,
+          timeZone: 'Europe/Berlin',
+        });
+        const { key } = await auth.apiKeys.create({
+          companyId: company.id,
+          label: 'bench',
+          actions: ['positions:write'],
+        });
+        const registry = createRegistryAdmin(dataSource).vehicles;
+        for (let index = 1; index <= VEHICLES; index++) {
+          const vehicle = await registry.register({
+            name: `Bench ${index}`,
+            imei: imeiOf(index),
+            companyIds: [company.id],
+          });
+          if (vehicle.id !== index)
+            throw new Error(`vehicle ${index} got id ${vehicle.id}: not a fresh database`);
+        }
+        const issued = await fetch(`${app.baseUrl}/v2/api/authentication/token/api-key`, {
+          method: 'POST',
+          body: new URLSearchParams({ apiKey: key }),
+        });
+        if (issued.status !== 200) throw new Error(`bench token: ${issued.status} ${await issued.text()}`);
+        return `Bearer ${((await issued.json()) as { access_token: string }).access_token}`;
+      } finally {
+        await dataSource.destroy();
+        await authSource.destroy();
+      }
+    },
+    stop,
+  };
+}
+
+async function main(): Promise<void> {
+  const calibration = calibrate();
+  const setup = EMBEDDED ? await embeddedSetup() : await distributedSetup();
+  const { ingest, services } = setup;
+  const pool = new Pool({ connectionString: setup.databaseUrl, max: 2 });
+  try {
+    const cpu = new CpuMeter(setup.cpuGroups);
+
+    const authorization = await setup.registerFleet();
     const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
     while ((await count('SELECT count(*) AS n FROM ingest.device_sessions')) < VEHICLES) await sleep(200);
     log(`${VEHICLES} vehicles registered`);
@@ -153,6 +307,7 @@ async function main(): Promise<void> {
     const sendBatch = async () => {
       const response = await batchClient.send('POST', '/ingest/v1/positions', batchBody(), {
         'content-type': 'application/json',
+        authorization,
       });
       return response.status;
     };
@@ -164,6 +319,11 @@ async function main(): Promise<void> {
       );
       return answer.status;
     };
+    // The token's company reaches ingest's company projection on its own topic: wait for it.
+    for (const deadline = performance.now() + 60_000; (await sendBatch()) !== 200; await sleep(200)) {
+      if (performance.now() > deadline)
+        throw new Error('the batch endpoint refused the bench token for 60 s');
+    }
     if (WARMUP_SECONDS > 0) {
       // Both shapes of load: the broker's JIT compiles the paths of small produce and fetch requests
       // separately from those of large ones, and compiling them cost it ~40% of a core well into a
@@ -238,7 +398,7 @@ async function main(): Promise<void> {
       });
       paced.push(
         pacedClient
-          .send('POST', '/ingest/v1/positions', body, { 'content-type': 'application/json' })
+          .send('POST', '/ingest/v1/positions', body, { 'content-type': 'application/json', authorization })
           .then((response) => {
             if (response.status !== 200) pacedFailed++;
             else
@@ -275,7 +435,7 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         warmupSeconds: WARMUP_SECONDS,
         singleReportTrackers: TRACKERS,
-        transport: 'kafka',
+        transport: EMBEDDED ? 'in-process (embedded app)' : 'kafka',
         services: Object.keys(memory),
       },
       batch: {
@@ -323,12 +483,8 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
-    await producer.disconnect().catch(() => undefined);
     await pool.end();
-    await Promise.all(services.map((service) => service.stop()));
-    await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
-    await deleteNamespaceTopics(kafka.brokers, namespace);
-    kafka.stop();
+    await setup.stop();
   }
 }
 

@@ -17,10 +17,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { CompanySnapshotV1, Topics } from '@fleet/contracts';
+import { Topics } from '@fleet/contracts';
 import { serviceNodeOptions } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
-import { sign } from 'jsonwebtoken';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
 import {
@@ -46,6 +45,7 @@ import {
   machineFacts,
 } from '../common/infra';
 import { CpuMeter } from '../common/cpu-meter';
+import { benchCompany, benchToken } from '../common/tenant';
 
 const SECONDS = numberFlag('seconds', 10);
 const CONCURRENCY = numberFlag('concurrency', 16);
@@ -59,20 +59,6 @@ const TARGET = { throughputRatio: 0.6, p99Ms: 50 };
 const READY_TIMEOUT_MS = 60_000;
 const SMALL_FLEET = { companyId: 1, vehicles: 1_000 };
 const LARGE_FLEET = { companyId: 2, vehicles: 100_000 };
-
-function company(companyId: number): CompanySnapshotV1 {
-  return {
-    companyId,
-    name: `Bench ${companyId}`,
-    parentId: null,
-    status: 'active',
-    timeZone: 'Europe/Berlin',
-    dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
-    showCommands: false,
-    version: 1,
-    updatedAt: new Date().toISOString(),
-  };
-}
 
 /** Vehicles with ids from `first`, mapped to `companyId`, each with a last position somewhere in Europe. */
 async function seedFleet(pool: Pool, companyId: number, first: number, count: number): Promise<void> {
@@ -148,7 +134,7 @@ async function main(): Promise<void> {
     await producer.connect();
     await new KafkaEventPublisher(producer, namespace).publish(
       Topics.companySnapshots,
-      [company(SMALL_FLEET.companyId), company(LARGE_FLEET.companyId)].map((payload) => ({
+      [benchCompany(SMALL_FLEET.companyId), benchCompany(LARGE_FLEET.companyId)].map((payload) => ({
         key: String(payload.companyId),
         payload,
       })),
@@ -189,16 +175,8 @@ async function main(): Promise<void> {
         ),
       );
     }
-    const token = sign(
-      { sub: 'apikey:1', UserId: '0', CompanyId: String(SMALL_FLEET.companyId), TimeZone: 'Europe/Berlin' },
-      secret,
-      { algorithm: 'HS256', expiresIn: 3600 },
-    );
-    const largeToken = sign(
-      { sub: 'apikey:2', UserId: '0', CompanyId: String(LARGE_FLEET.companyId), TimeZone: 'Europe/Berlin' },
-      secret,
-      { algorithm: 'HS256', expiresIn: 3600 },
-    );
+    const token = benchToken(secret, SMALL_FLEET.companyId);
+    const largeToken = benchToken(secret, LARGE_FLEET.companyId);
     const serviceUrls = queryApis.map((api) => api.baseUrl);
     const bareUrls = barePorts.map((port) => `http://127.0.0.1:${port}`);
     // Every process answers before measuring (the company projection has arrived, the bare server listens).

@@ -1,0 +1,27 @@
+import { CompanySnapshotV1 } from '@fleet/contracts';
+import { sign } from 'jsonwebtoken';
+import { companySnapshot } from '../../libs/testing/src/factories';
+
+/**
+ * The benches play the identity service (no auth process runs): companies go onto the snapshot topic
+ * as auth would publish them, and tokens are signed with the services' secret as auth would issue them.
+ */
+/** A company as auth publishes it (the benches run without @fleet/testing's build, so from its source). */
+export function benchCompany(companyId: number): CompanySnapshotV1 {
+  return companySnapshot({ companyId, name: `Bench ${companyId}` });
+}
+
+/** An hour's API-key token of `companyId`, optionally limited to `actions` (docs/auth.md, claims). */
+export function benchToken(secret: string, companyId: number, actions?: string[]): string {
+  return sign(
+    {
+      sub: `apikey:${companyId}`,
+      UserId: '0',
+      CompanyId: String(companyId),
+      TimeZone: 'Europe/Berlin',
+      ...(actions ? { Actions: actions } : {}),
+    },
+    secret,
+    { algorithm: 'HS256', expiresIn: 3600 },
+  );
+}
