@@ -1,4 +1,6 @@
-import { VehicleSnapshotV1 } from '@fleet/contracts';
+import { CompanySnapshotV1, VehicleSnapshotV1 } from '@fleet/contracts';
+import { sign } from 'jsonwebtoken';
+import { testJwtSecret } from './kafka';
 
 let nextVehicleId = 1;
 
@@ -16,4 +18,43 @@ export function vehicleSnapshot(overrides: Partial<VehicleSnapshotV1> = {}): Veh
     updatedAt: new Date().toISOString(),
     ...overrides,
   };
+}
+
+/** A valid, active company snapshot, as auth publishes them (id 1 unless given). */
+export function companySnapshot(overrides: Partial<CompanySnapshotV1> = {}): CompanySnapshotV1 {
+  const companyId = overrides.companyId ?? 1;
+  return {
+    companyId,
+    name: `Company ${companyId}`,
+    parentId: null,
+    status: 'active',
+    timeZone: 'Europe/Berlin',
+    dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
+    showCommands: false,
+    version: 1,
+    updatedAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/**
+ * An API-key token as auth issues them, signed with the test secret: for tests of services that run
+ * without the auth service (processes fed by the snapshot topics directly).
+ */
+export function testAccessToken(
+  companyId: number,
+  options: { actions?: string[]; vehicles?: number[] } = {},
+) {
+  return sign(
+    {
+      sub: `apikey:${companyId}`,
+      UserId: '0',
+      CompanyId: String(companyId),
+      TimeZone: 'Europe/Berlin',
+      ...(options.actions ? { Actions: options.actions } : {}),
+      ...(options.vehicles ? { Vehicles: options.vehicles } : {}),
+    },
+    testJwtSecret,
+    { algorithm: 'HS256', expiresIn: 3600 },
+  );
 }

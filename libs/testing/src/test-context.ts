@@ -111,7 +111,7 @@ export class TestContext {
       routes: options.routes,
       openApiDocument: options.serveOpenApi ? committedOpenApiDocument : undefined,
     });
-    await startServiceApp(app, { ...config, http: { host: '127.0.0.1', port: 0 } });
+    await startServiceApp(app, { ...config, http: { ...config.http, host: '127.0.0.1', port: 0 } });
     return new this(app, database, options.fixtures);
   }
 
