@@ -1,5 +1,5 @@
 import { request as httpRequest, Agent } from 'node:http';
-import { AlertEngineModule } from '@fleet/alert-engine-service';
+import { alertEngineModules } from '@fleet/alert-engine-service-testing';
 import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { CommandGatewayModule } from '@fleet/command-gateway-service';
 import { CompaniesService, UsersService } from '@fleet/auth-service';
@@ -100,7 +100,7 @@ describe('hostile inputs on every route of the OpenAPI document (fast-check)', (
         ...telemetryIngestModules(reader),
         ...queryApiModules(reader),
         CommandGatewayModule,
-        AlertEngineModule,
+        ...alertEngineModules(reader),
         WebhookDispatcherModule,
       ],
       fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures],

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuthServiceConfig, readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, readServiceConfig, ServiceConfig } from '@fleet/platform';
+import { AlertEngineConfig, readAlertEngineConfig } from '@fleet/alert-engine-service';
 import { QueryApiConfig, readQueryApiConfig } from '@fleet/query-api-service';
 import { readTelemetryIngestConfig, TelemetryIngestConfig } from '@fleet/telemetry-ingest-service';
 
@@ -10,6 +11,7 @@ export interface FleetConfig extends ServiceConfig {
   authService: AuthServiceConfig;
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
+  alertEngine: AlertEngineConfig;
   /** Where the embedded app keeps its data, secrets and the demo credentials file. */
   dataDir: string;
   /** Create the demo tenant on the first start (FLEET_DEMO=false turns it off). */
@@ -45,6 +47,7 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     // The tracker port follows HTTP_HOST unless INGEST_DEVICE_HOST says otherwise.
     ingest: readTelemetryIngestConfig(env, { deviceHost: config.http.host }),
     queryApi: readQueryApiConfig(env),
+    alertEngine: readAlertEngineConfig(env),
     dataDir,
     seedDemoTenant: env.bool('FLEET_DEMO', true),
     demoFleet: {

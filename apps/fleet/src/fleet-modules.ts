@@ -1,4 +1,4 @@
-import { AlertEngineModule } from '@fleet/alert-engine-service';
+import { AlertEngineConfig, AlertEngineModule } from '@fleet/alert-engine-service';
 import { AuthModule, AuthServiceConfig } from '@fleet/auth-service';
 import { CommandGatewayModule } from '@fleet/command-gateway-service';
 import { QueryApiConfig, QueryApiModule } from '@fleet/query-api-service';
@@ -11,13 +11,14 @@ export function fleetModules(config: {
   authService: AuthServiceConfig;
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
+  alertEngine: AlertEngineConfig;
 }): (Type | DynamicModule)[] {
   return [
     AuthModule.forRoot(config.authService),
     TelemetryIngestModule.forRoot(config.ingest),
     QueryApiModule.forRoot(config.queryApi),
     CommandGatewayModule,
-    AlertEngineModule,
+    AlertEngineModule.forRoot(config.alertEngine),
     WebhookDispatcherModule,
   ];
 }

@@ -1,3 +1,4 @@
+import { readAlertEngineConfig } from '@fleet/alert-engine-service';
 import { randomBytes } from 'node:crypto';
 import { readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, generateOpenApiDocument, PlatformModule, readServiceConfig } from '@fleet/platform';
@@ -29,6 +30,7 @@ export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
     authService: readAuthServiceConfig(env),
     ingest: readTelemetryIngestConfig(env),
     queryApi: readQueryApiConfig(env),
+    alertEngine: readAlertEngineConfig(env),
   };
   env.assertValid();
 

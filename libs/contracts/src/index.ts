@@ -10,6 +10,8 @@ export {
 } from './events/position-reported.check';
 export * from './events/vehicle-snapshot.v1';
 export * from './events/company-snapshot.v1';
+export * from './events/alert-fired.v1';
+export * from './alerts/alert-types';
 export * from './topics';
 export * from './services';
 export * from './routes/route-table';

@@ -1,3 +1,4 @@
+import { AlertFiredV1 } from './events/alert-fired.v1';
 import { CompanySnapshotV1 } from './events/company-snapshot.v1';
 import { checkPositionReported } from './events/position-reported.check';
 import { PositionReportedV1 } from './events/position-reported.v1';
@@ -29,6 +30,14 @@ export const Topics = {
     payload: VehicleSnapshotV1,
     partitions: 6,
     cleanupPolicy: 'compact',
+    keyDescription: 'vehicle id',
+  }),
+  alertsFired: defineTopic({
+    name: 'alerts.fired.v1',
+    payload: AlertFiredV1,
+    partitions: 6,
+    cleanupPolicy: 'delete',
+    retentionMs: 7 * DAY_MS,
     keyDescription: 'vehicle id',
   }),
 } as const;

@@ -94,6 +94,8 @@ const optional: Record<string, Check> = {
   fuelVolumeL: atLeast(0),
   doorLocked: bool,
   engineEnabled: bool,
+  rpm: atLeast(0),
+  coolantTempC: number,
   driver: (value) => isStorableText(value) && maxLength(value, 128),
   dtcCodes: (value) => Array.isArray(value) && value.every(isStorableText),
 };

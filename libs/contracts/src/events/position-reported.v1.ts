@@ -140,6 +140,17 @@ export class PositionReadingsV1 {
   @IsBoolean()
   engineEnabled?: boolean;
 
+  /** Engine speed, revolutions per minute (OBD). */
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  rpm?: number;
+
+  /** Engine coolant temperature, degrees Celsius (OBD). */
+  @IsOptional()
+  @IsNumber()
+  coolantTempC?: number;
+
   /** Driver identifier (iButton, RFID card or name). */
   @IsOptional()
   @IsString()

@@ -35,6 +35,16 @@ export class VehicleSnapshotV1 {
   @IsInt({ each: true })
   companyIds!: number[];
 
+  /**
+   * Free labels the registry keeps for the vehicle (`refrigerated`, `north-depot`); alert
+   * configurations cover vehicles by tag. Absent from snapshots published before tags existed.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @IsString({ each: true })
+  tags?: string[];
+
   /** A removed vehicle stays as a tombstone snapshot so that projections drop it. */
   @IsBoolean()
   deleted!: boolean;

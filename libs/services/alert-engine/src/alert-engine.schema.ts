@@ -1,8 +1,21 @@
 import { ServiceSchema } from '@fleet/platform';
+import { AlertConfiguration, RuleVersion } from './configurations/alert-configuration.entity';
+import { VehicleState } from './engine/vehicle-state.entity';
+import { Geofence } from './geofences/geofence.entity';
+import { CreateAlerts1764400000000 } from './migrations/1764400000000-create-alerts';
+import { AlertRecord } from './records/alert-record.entity';
+import { AlertVehicle } from './vehicles/alert-vehicle.entity';
 
-/** Tables owned by alert-engine. Its entities and migrations are added here as its routes arrive. */
+export const ALERTS_SCHEMA = 'alerts';
+
+/**
+ * Tables owned by alert-engine: geofences, alert configurations and their rule versions, its
+ * projection of the vehicle registry, per-vehicle rule state, alert records, and the outbox of fired
+ * alerts.
+ */
 export const alertsSchema: ServiceSchema = {
-  schema: 'alerts',
-  entities: [],
-  migrations: [],
+  schema: ALERTS_SCHEMA,
+  entities: [Geofence, AlertConfiguration, RuleVersion, AlertVehicle, VehicleState, AlertRecord],
+  migrations: [CreateAlerts1764400000000],
+  outbox: true,
 };

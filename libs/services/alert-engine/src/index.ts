@@ -1,2 +1,3 @@
 export * from './alert-engine.module';
 export * from './alert-engine.schema';
+export * from './alert-engine.config';

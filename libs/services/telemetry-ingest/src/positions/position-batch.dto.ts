@@ -68,6 +68,8 @@ const readingDocs: Record<
   fuelVolumeL: { type: 'number', description: 'fuel, litres' },
   doorLocked: { type: 'boolean', description: 'doors locked' },
   engineEnabled: { type: 'boolean', description: 'false when immobilised' },
+  rpm: { type: 'number', description: 'engine speed, revolutions per minute' },
+  coolantTempC: { type: 'number', description: 'engine coolant temperature, °C' },
   driver: { type: 'string', description: 'driver identifier' },
   dtcCodes: { type: 'string', isArray: true, description: 'active diagnostic trouble codes' },
 };
