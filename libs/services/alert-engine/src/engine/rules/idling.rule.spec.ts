@@ -56,10 +56,23 @@ describe('excessive idling (type 14)', () => {
       [false, false, false, false, false, false],
     ],
     [
-      'a fix without ignition changes nothing',
+      'a fix without ignition keeps the last known ignition (trackers that report it on change)',
       {},
-      minutes(idle, idle, { speedKmh: 0 }, idle, idle, idle),
+      minutes(idle, { speedKmh: 0 }, { speedKmh: 0 }, { speedKmh: 0 }, { speedKmh: 0 }, { speedKmh: 0 }),
       [false, false, false, false, false, true],
+    ],
+    [
+      'no ignition known at all changes nothing',
+      {},
+      minutes(
+        { speedKmh: 0 },
+        { speedKmh: 0 },
+        { speedKmh: 0 },
+        { speedKmh: 0 },
+        { speedKmh: 0 },
+        { speedKmh: 0 },
+      ),
+      [false, false, false, false, false, false],
     ],
     [
       'a fix with neither speed nor motion flag changes nothing',

@@ -5,11 +5,13 @@ import { ConfigurationRule, formatNumber, settingOf, sustained, Verdict } from '
  * Excessive idling (type 14): the ignition is on and the vehicle still (speed below
  * {@link IDLE_MAX_SPEED_KMH}, or, without a speed, the tracker's motion flag false) continuously
  * from the first such fix for `idleMinutes`, by fix times. Re-arms when the vehicle moves or the
- * ignition goes off. A fix that cannot tell (no ignition reading, or neither speed nor motion flag)
- * changes nothing.
+ * ignition goes off. A fix without an ignition reading uses the last one known (many trackers report
+ * the ignition only when it changes); a fix that still cannot tell (no ignition known, or neither
+ * speed nor motion flag) changes nothing.
  */
-export const idlingRule: ConfigurationRule = ({ fix, settings, episode }) => {
-  const { ignition, speedKmh, motion } = fix.readings;
+export const idlingRule: ConfigurationRule = ({ fix, previous, settings, episode }) => {
+  const { speedKmh, motion } = fix.readings;
+  const ignition = fix.readings.ignition ?? previous?.ignition;
   const moving = speedKmh !== undefined ? speedKmh >= IDLE_MAX_SPEED_KMH : motion;
   let verdict: Verdict = 'unchanged';
   if (ignition === false || moving === true) verdict = 'clear';
