@@ -13,3 +13,5 @@ export {
   tripCompletedBetween,
 } from './motion-state';
 export type { CoreFix, MotionCore, TripCandidate, TripEndReason, TripExtent } from './motion-core';
+export type { KinematicSample } from './harsh-events';
+export { HARSH_EVENT_MAX_GAP_MS, longitudinalAccelerationG, STANDARD_GRAVITY_MS2 } from './harsh-events';

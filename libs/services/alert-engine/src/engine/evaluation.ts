@@ -1,5 +1,12 @@
-import type { AlertDataV1, AlertSettings, PositionReadingsV1 } from '@fleet/contracts';
+import { AlertDataV1, AlertSettings, PositionReadingsV1, settingsWithDefaults } from '@fleet/contracts';
 import type { GeofenceIndex } from '@fleet/geo';
+import {
+  ConfigurationRule,
+  configurationRules,
+  evaluateGeofences,
+  GeofenceWatchers,
+  geofenceTypeIds,
+} from './rules';
 
 /**
  * The pure core of the engine: one vehicle's fix, evaluated against the configurations covering the
@@ -34,6 +41,30 @@ export interface GeofenceLookup {
   nameOf(geofenceId: number): string | undefined;
 }
 
+/** The newest fix evaluated, as the rules compare the next one against it. */
+export interface PreviousFix {
+  /** Epoch milliseconds. */
+  fixTime: number;
+  lat: number;
+  lng: number;
+  /** This fix's own speed (harsh events pair consecutive fixes); absent when it reported none. */
+  speedKmh?: number;
+  /** The last ignition reported, carried over fixes that report none. */
+  ignition?: boolean;
+  /** The last charging state reported, carried over fixes that report none. */
+  charging?: boolean;
+}
+
+/**
+ * A configuration's episode while it is not at rest: `since` is the fix time its condition started
+ * (rules with a duration), `fired` that it fired and waits to re-arm. Rules at rest store nothing, so
+ * a vehicle covered by a thousand quiet configurations keeps a small state.
+ */
+export interface Episode {
+  since?: number;
+  fired?: true;
+}
+
 /**
  * What the rules remember of a vehicle between fixes: stored as JSON in `alerts.vehicle_states`.
  * `version` lets a later change of this shape read older rows.
@@ -41,18 +72,11 @@ export interface GeofenceLookup {
 export interface VehicleMemory {
   version: 1;
   /** The newest fix evaluated; absent before the vehicle's first fix. */
-  previous?: {
-    fixTime: number;
-    lat: number;
-    lng: number;
-    speedKmh?: number;
-    ignition?: boolean;
-    charging?: boolean;
-  };
-  /** Ids of the geofences the vehicle is inside, among those a covering configuration watches. */
+  previous?: PreviousFix;
+  /** Ids of the geofences the vehicle is inside, among those a covering configuration watches; ascending. */
   insideGeofences: number[];
-  /** Each configuration's episode state, by configuration id; absent is the rule's resting state. */
-  episodes: Record<string, Record<string, unknown>>;
+  /** Each configuration's episode by configuration id, only while not at rest. */
+  episodes: Record<string, Episode>;
 }
 
 export const emptyMemory = (): VehicleMemory => ({ version: 1, insideGeofences: [], episodes: {} });
@@ -61,7 +85,7 @@ export const emptyMemory = (): VehicleMemory => ({ version: 1, insideGeofences: 
 export interface Firing {
   configurationId: number;
   alertTypeId: number;
-  /** A sentence for the record's `description`, e.g. `Speed 112 km/h above the maximum of 100 km/h`. */
+  /** A sentence for the record's `description`, e.g. `Speed 112 km/h, above the maximum of 100 km/h`. */
   description: string;
   /** The type's webhook data (catalog), or null. */
   data: AlertDataV1 | null;
@@ -72,12 +96,48 @@ export interface Evaluation {
   firings: Firing[];
 }
 
+/** The configurations covering a vehicle, grouped for evaluation. */
+interface Plan {
+  geofences: Map<number, GeofenceWatchers>;
+  others: { configuration: CoveringConfiguration; rule: ConfigurationRule; settings: AlertSettings }[];
+}
+
 /**
- * Evaluates one fix. The caller has already dropped fixes not newer than `memory.previous.fixTime`
- * (a late fix never fires an edge rule), and passes the fixes of one vehicle in fix-time order.
- *
- * Placeholder until the rules land: overspeed (type 10, zero minimum duration) and geofence entry
- * (type 1) only; docs/alerts.md will give every rule's semantics.
+ * Plans by configuration array. A vehicle may be covered by a thousand geofence configurations, and
+ * grouping them at every fix cost 40 times the evaluation itself (docs/performance.md): a caller that
+ * passes the same array again gets the grouping it made the first time.
+ */
+const plans = new WeakMap<readonly CoveringConfiguration[], Plan>();
+
+function planOf(configurations: readonly CoveringConfiguration[]): Plan {
+  const cached = plans.get(configurations);
+  if (cached) return cached;
+  const plan: Plan = { geofences: new Map(), others: [] };
+  for (const configuration of configurations) {
+    const { alertTypeId, settings } = configuration;
+    if (alertTypeId === geofenceTypeIds.enter || alertTypeId === geofenceTypeIds.exit) {
+      if (settings.geofenceId === undefined) continue;
+      let watchers = plan.geofences.get(settings.geofenceId);
+      if (!watchers) plan.geofences.set(settings.geofenceId, (watchers = { enter: [], exit: [] }));
+      (alertTypeId === geofenceTypeIds.enter ? watchers.enter : watchers.exit).push(configuration);
+      continue;
+    }
+    const rule = configurationRules.get(alertTypeId);
+    if (rule) {
+      plan.others.push({ configuration, rule, settings: settingsWithDefaults(alertTypeId, settings) });
+    }
+  }
+  plans.set(configurations, plan);
+  return plan;
+}
+
+/**
+ * Evaluates one fix (docs/alerts.md, "Rules"). The caller passes the fixes of one vehicle in fix-time
+ * order and drops those not newer than `memory.previous.fixTime`: a late fix never fires. Such a fix
+ * given anyway changes nothing here either. `configurations` are all the active ones covering the
+ * vehicle: the episodes of configurations not among them are forgotten. Pass the same array, never
+ * changed in place, for as long as the configurations stay the same: their grouping is cached per
+ * array (docs/performance.md, "Alert rules").
  */
 export function evaluateFix(
   memory: VehicleMemory,
@@ -85,52 +145,44 @@ export function evaluateFix(
   configurations: readonly CoveringConfiguration[],
   geofences: GeofenceLookup,
 ): Evaluation {
-  const firings: Firing[] = [];
-  const episodes = { ...memory.episodes };
-  const inside = geofences.index.containing(fix).map((geofence) => geofence.id);
-  for (const configuration of configurations) {
-    if (configuration.alertTypeId === 10 && fix.readings.speedKmh !== undefined) {
-      const maxSpeed = configuration.settings.maxSpeedKmh ?? 100;
-      const fired = episodes[configuration.id]?.fired === true;
-      if (fix.readings.speedKmh > maxSpeed && !fired) {
-        episodes[configuration.id] = { fired: true };
-        firings.push({
-          configurationId: configuration.id,
-          alertTypeId: 10,
-          description: `Speed ${fix.readings.speedKmh} km/h above the maximum of ${maxSpeed} km/h`,
-          data: { speed: fix.readings.speedKmh, maxSpeed },
-        });
-      } else if (fix.readings.speedKmh <= maxSpeed) {
-        delete episodes[configuration.id];
-      }
-    }
-    const geofenceId = configuration.settings.geofenceId;
-    if (configuration.alertTypeId === 1 && geofenceId !== undefined && memory.previous) {
-      if (inside.includes(geofenceId) && !memory.insideGeofences.includes(geofenceId)) {
-        const geofenceName = geofences.nameOf(geofenceId) ?? String(geofenceId);
-        firings.push({
-          configurationId: configuration.id,
-          alertTypeId: 1,
-          description: `Entered geofence ${geofenceName}`,
-          data: { geofenceName, isExit: false },
-        });
-      }
+  const previous = memory.previous;
+  if (previous && fix.fixTime <= previous.fixTime) return { memory, firings: [] };
+  const plan = planOf(configurations);
+
+  const geofenceOutcome = evaluateGeofences(memory.insideGeofences, previous, fix, plan.geofences, geofences);
+  const firings = geofenceOutcome.firings;
+  const episodes: Record<string, Episode> = {};
+  for (const { configuration, rule, settings } of plan.others) {
+    const outcome = rule({ fix, previous, settings, episode: memory.episodes[configuration.id] });
+    if (outcome.episode) episodes[configuration.id] = outcome.episode;
+    if (outcome.fired) {
+      firings.push({
+        configurationId: configuration.id,
+        alertTypeId: configuration.alertTypeId,
+        ...outcome.fired,
+      });
     }
   }
+
   return {
     memory: {
       version: 1,
-      previous: {
-        fixTime: fix.fixTime,
-        lat: fix.lat,
-        lng: fix.lng,
-        speedKmh: fix.readings.speedKmh,
-        ignition: fix.readings.ignition,
-        charging: fix.readings.charging,
-      },
-      insideGeofences: inside,
+      previous: nextPrevious(previous, fix),
+      insideGeofences: geofenceOutcome.inside,
       episodes,
     },
-    firings,
+    firings: firings.sort((a, b) => a.configurationId - b.configurationId),
   };
+}
+
+/** The fix as the next one will see it; absent readings are left out, so the stored JSON stays small. */
+function nextPrevious(previous: PreviousFix | undefined, fix: RuleFix): PreviousFix {
+  const next: PreviousFix = { fixTime: fix.fixTime, lat: fix.lat, lng: fix.lng };
+  const { speedKmh } = fix.readings;
+  const ignition = fix.readings.ignition ?? previous?.ignition;
+  const charging = fix.readings.charging ?? previous?.charging;
+  if (speedKmh !== undefined) next.speedKmh = speedKmh;
+  if (ignition !== undefined) next.ignition = ignition;
+  if (charging !== undefined) next.charging = charging;
+  return next;
 }

@@ -1,0 +1,35 @@
+import { longitudinalAccelerationG } from '@fleet/motion';
+import { ConfigurationRule, formatNumber, latch, settingOf, Verdict } from './rule';
+
+/**
+ * Harsh braking (type 12) and harsh acceleration (type 13): the speed change between the previous
+ * fix and this one (`longitudinalAccelerationG` of @fleet/motion, shared with the safety score)
+ * reaches `thresholdG`. Fires once per episode and re-arms at the next pair below the threshold. A
+ * pair that cannot be measured (the vehicle's first fix, a missing speed, fixes more than 5 s apart)
+ * changes nothing.
+ */
+function harsh(braking: boolean): ConfigurationRule {
+  return ({ fix, previous, settings, episode }) => {
+    const before = previous?.speedKmh;
+    const after = fix.readings.speedKmh;
+    if (!previous || before === undefined || after === undefined) return { episode };
+    const acceleration = longitudinalAccelerationG(
+      { timeMs: previous.fixTime, speedKmh: before },
+      { timeMs: fix.fixTime, speedKmh: after },
+    );
+    if (acceleration === undefined) return { episode };
+    const thresholdG = settingOf(settings, 'thresholdG');
+    const strength = braking ? -acceleration : acceleration;
+    const verdict: Verdict = strength >= thresholdG ? 'alarm' : 'clear';
+    return latch(episode, verdict, () => ({
+      description:
+        `Harsh ${braking ? 'braking' : 'acceleration'}: ${formatNumber(strength, 2)} g, ` +
+        `${formatNumber(before)} to ${formatNumber(after)} km/h in ${formatNumber((fix.fixTime - previous.fixTime) / 1000)} s ` +
+        `(threshold ${formatNumber(thresholdG, 2)} g)`,
+      data: null,
+    }));
+  };
+}
+
+export const harshBrakingRule = harsh(true);
+export const harshAccelerationRule = harsh(false);
