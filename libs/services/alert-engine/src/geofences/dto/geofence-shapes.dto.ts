@@ -5,7 +5,12 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 export class CircleDto {
   @ApiProperty({ minimum: -90, maximum: 90, example: 52.52 }) lat!: number;
   @ApiProperty({ minimum: -180, maximum: 180, example: 13.405 }) lng!: number;
-  @ApiProperty({ description: `metres, above 0 and at most ${MAX_CIRCLE_RADIUS_M}`, example: 250 })
+  @ApiProperty({
+    minimum: 0,
+    maximum: MAX_CIRCLE_RADIUS_M,
+    description: `metres, above 0 and at most ${MAX_CIRCLE_RADIUS_M}`,
+    example: 250,
+  })
   radiusM!: number;
 }
 
