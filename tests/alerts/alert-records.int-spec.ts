@@ -161,6 +161,15 @@ describe('alert records and their read state, V2 and V1 (real PostgreSQL)', () =
       expect(ids(first.items)).toEqual(ids(topRecords.slice(0, 3)));
       expect(ids(third.items)).toEqual(ids(topRecords.slice(6)));
       expect(third.lastResultIndex).toBe(7);
+      // Pages of 4 split the two records of one instant: the later id comes first, on page 1.
+      const split = [
+        (await recordsOf(top, '?pageSize=4')).json(),
+        (await recordsOf(top, '?pageSize=4&page=2')).json(),
+      ];
+      expect(split.map((page) => ids(page.items))).toEqual([
+        ids(topRecords.slice(0, 4)),
+        ids(topRecords.slice(4)),
+      ]);
       const past = (await recordsOf(top, '?pageSize=3&page=4')).json();
       expect(past).toMatchObject({ items: [], totalResults: 7, lastResultIndex: 0 });
     });
@@ -211,6 +220,16 @@ describe('alert records and their read state, V2 and V1 (real PostgreSQL)', () =
           description: expect.stringMatching(expected),
         });
       }
+    });
+
+    it("answers 404 for a parent's, a sibling's or an unknown company, and lists a sub-company's records", async () => {
+      for (const companyId of [top, sibling, 999_999]) {
+        const response = await recordsOf(companyId, '', subToken);
+        expect({ companyId, status: response.statusCode }).toEqual({ companyId, status: 404 });
+        expect(response.json()).toMatchObject({ type: 'RESOURCE', code: 'NOT_FOUND' });
+      }
+      expect(ids((await recordsOf(sub, '', topToken)).json().items)).toEqual([subRecord]);
+      expect(ids((await recordsOf(sub, '', subToken)).json().items)).toEqual([subRecord]);
     });
 
     it("shows a token with an allowlist only its vehicles' records", async () => {
