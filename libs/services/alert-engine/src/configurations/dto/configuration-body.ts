@@ -25,7 +25,7 @@ export class NewAlertConfigurationBody {
     type: 'integer',
     isArray: true,
     maxItems: MAX_LISTED,
-    description: 'Vehicles mapped to the company (default: none)',
+    description: 'Vehicles mapped to the company (creation: none when left out)',
   })
   @IsOptional()
   @IsArray()
@@ -37,7 +37,7 @@ export class NewAlertConfigurationBody {
     type: 'string',
     isArray: true,
     maxItems: MAX_LISTED,
-    description: `Vehicle tags, 1 to ${MAX_TAG_LENGTH} characters each (default: none)`,
+    description: `Vehicle tags, 1 to ${MAX_TAG_LENGTH} characters each (creation: none when left out)`,
   })
   @IsOptional()
   @IsArray()
@@ -50,7 +50,7 @@ export class NewAlertConfigurationBody {
   @IsObject()
   settings?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'boolean', default: true })
+  @ApiPropertyOptional({ type: 'boolean', description: 'Creation: true when left out' })
   @IsOptional()
   @IsBoolean()
   isActive?: boolean;
