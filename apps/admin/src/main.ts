@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { alertsSchema, createAlertAdmin } from '@fleet/alert-engine-service';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { allActions, companyStatuses, CompanyStatus } from '@fleet/contracts';
 import { ApiException } from '@fleet/errors';
@@ -21,9 +22,21 @@ const USAGE = `Fleet Telemetry admin CLI: npm run admin -- <command> [options]
   vehicles:list
   vehicles:register     --name N --imei I [--vin V] --company ID [--company ID ...]
   vehicles:map          --id ID --company ID [--company ID ...]
+  geofences:list        --company ID
+  geofences:create      --company ID --name N (--circle LAT,LNG,RADIUS_M | --polygon '<GeoJSON Polygon>')
+  geofences:update      --company ID --id ID [--name N] [--circle LAT,LNG,RADIUS_M | --polygon '<GeoJSON Polygon>']
+  geofences:delete      --company ID --id ID
+  alert-configurations:list    --company ID
+  alert-configurations:create  --company ID --name N --type TYPE_ID [--vehicles 1,2] [--tags a,b]
+                               [--settings '{"maxSpeedKmh":90}'] [--active true|false]
+  alert-configurations:update  --company ID --id ID [--name N] [--type TYPE_ID] [--vehicles 1,2] [--tags a,b]
+                               [--settings JSON] [--active true|false]
+  alert-configurations:delete  --company ID --id ID
 
 Database: DATABASE_URL, or the embedded one of a running \`npm start\` (FLEET_DATA_DIR, EMBEDDED_PG_PORT).
-Changes reach the other services through the owning service's outbox, which the running service relays.`;
+Changes reach the other services through the owning service's outbox, which the running service relays;
+alert configurations and geofences reach the running engine through their company's rule version.
+Types, settings and shapes: docs/alerts.md.`;
 
 /** The embedded PostgreSQL of `npm start`, when no DATABASE_URL is given. */
 function databaseUrl(): string {
@@ -77,6 +90,46 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
+function json(value: string, name: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new UsageError(`--${name} must be JSON`);
+  }
+}
+
+function settings(value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  const parsed = json(value, 'settings');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError('--settings must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+function bool(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new UsageError(`--${name} must be true or false`);
+  return value === 'true';
+}
+
+/** `--circle LAT,LNG,RADIUS_M` or `--polygon <GeoJSON>` (at most one; the service checks the shape). */
+function shape(values: { circle?: string; polygon?: string }) {
+  if (values.circle !== undefined && values.polygon !== undefined)
+    throw new UsageError('give --circle or --polygon, not both');
+  if (values.circle !== undefined) {
+    const parts = values.circle.split(',').map(Number);
+    if (parts.length !== 3 || parts.some((part) => !Number.isFinite(part)))
+      throw new UsageError('--circle must be LAT,LNG,RADIUS_M');
+    const [lat, lng, radiusM] = parts;
+    return { circle: { lat, lng, radiusM } };
+  }
+  if (values.polygon !== undefined) return { polygon: json(values.polygon, 'polygon') as never };
+  return {};
+}
+
+/** Every row, for listings: the CLI has no pages. */
+const EVERYTHING = { limit: 1_000_000, offset: 0 };
+
 function status(value: string | undefined): CompanyStatus {
   if (!companyStatuses.includes(value as CompanyStatus))
     throw new UsageError(`--status must be one of ${companyStatuses.join(', ')}`);
@@ -100,12 +153,21 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       'user-name': { type: 'string' },
       imei: { type: 'string' },
       vin: { type: 'string' },
+      circle: { type: 'string' },
+      polygon: { type: 'string' },
+      type: { type: 'string' },
+      tags: { type: 'string' },
+      settings: { type: 'string' },
+      active: { type: 'string' },
     },
   });
   const auth = <T>(work: (admin: ReturnType<typeof createAuthAdmin>) => Promise<T>) =>
     withSchema(authSchema, (dataSource) => work(createAuthAdmin(dataSource)));
   const registry = <T>(work: (admin: ReturnType<typeof createRegistryAdmin>) => Promise<T>) =>
     withSchema(querySchema, (dataSource) => work(createRegistryAdmin(dataSource)));
+  const alerts = <T>(work: (admin: ReturnType<typeof createAlertAdmin>) => Promise<T>) =>
+    withSchema(alertsSchema, (dataSource) => work(createAlertAdmin(dataSource)));
+  const company = () => id(values.company?.[0], 'company');
 
   switch (command) {
     case 'companies:list':
@@ -167,6 +229,44 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       return registry((admin) =>
         admin.vehicles.mapToCompanies(id(values.id, 'id'), ids(values.company, 'company')),
       );
+    case 'geofences:list':
+      return alerts(async (admin) => (await admin.geofences.list(company(), EVERYTHING)).rows);
+    case 'geofences:create':
+      return alerts((admin) =>
+        admin.geofences.create(company(), { name: required(values.name, 'name'), ...shape(values) }),
+      );
+    case 'geofences:update':
+      return alerts((admin) =>
+        admin.geofences.update(company(), id(values.id, 'id'), { name: values.name, ...shape(values) }),
+      );
+    case 'geofences:delete':
+      return alerts((admin) => admin.geofences.delete(company(), id(values.id, 'id')));
+    case 'alert-configurations:list':
+      return alerts(async (admin) => (await admin.configurations.list(company(), EVERYTHING)).rows);
+    case 'alert-configurations:create':
+      return alerts((admin) =>
+        admin.configurations.create(company(), {
+          name: required(values.name, 'name'),
+          alertTypeId: id(values.type, 'type'),
+          vehicleIds: list(values.vehicles)?.map((vehicle) => id(vehicle, 'vehicles')),
+          tags: list(values.tags),
+          settings: settings(values.settings),
+          isActive: bool(values.active, 'active'),
+        }),
+      );
+    case 'alert-configurations:update':
+      return alerts((admin) =>
+        admin.configurations.update(company(), id(values.id, 'id'), {
+          name: values.name,
+          alertTypeId: values.type === undefined ? undefined : id(values.type, 'type'),
+          vehicleIds: list(values.vehicles)?.map((vehicle) => id(vehicle, 'vehicles')),
+          tags: list(values.tags),
+          settings: settings(values.settings),
+          isActive: bool(values.active, 'active'),
+        }),
+      );
+    case 'alert-configurations:delete':
+      return alerts((admin) => admin.configurations.delete(company(), id(values.id, 'id')));
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

@@ -1,3 +1,5 @@
+// The contracts' event classes carry class-transformer decorators, which need the metadata polyfill.
+import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { generatedManifests } from './manifests';

@@ -8,6 +8,8 @@ import { ErrorCode, ErrorType } from './api-error';
 export enum ApiErrorRow {
   InvalidInput = 'invalid-input',
   NotFound = 'not-found',
+  /** The request is valid but would leave another resource pointing at nothing (docs/alerts.md). */
+  InUse = 'in-use',
   InvalidCredentials = 'invalid-credentials',
   InvalidScope = 'invalid-scope',
   CompanySuspendedAtTokenRoute = 'company-suspended-at-token-route',
@@ -27,6 +29,8 @@ export interface ApiErrorShape {
 export const API_ERROR_TABLE: Readonly<Record<ApiErrorRow, ApiErrorShape>> = {
   [ApiErrorRow.InvalidInput]: { status: 422, type: ErrorType.ValidationError, code: ErrorCode.InvalidInput },
   [ApiErrorRow.NotFound]: { status: 404, type: ErrorType.Resource, code: ErrorCode.NotFound },
+  // The spec lists the RESOURCE_CONFLICT category and leaves its codes to us ("not shown").
+  [ApiErrorRow.InUse]: { status: 409, type: ErrorType.ResourceConflict, code: ErrorCode.ResourceInUse },
   [ApiErrorRow.InvalidCredentials]: {
     status: 401,
     type: ErrorType.Authentication,

@@ -16,6 +16,8 @@ export enum ErrorCode {
   InvalidScope = 'INVALID_SCOPE',
   CompanySuspended = 'COMPANY_SUSPENDED',
   NotFound = 'NOT_FOUND',
+  /** RESOURCE_CONFLICT: the resource is still used by another (a geofence named by a configuration). */
+  ResourceInUse = 'RESOURCE_IN_USE',
   InvalidInput = 'INVALID_INPUT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   RateLimitExceeded = 'RATE_LIMIT_EXCEEDED',

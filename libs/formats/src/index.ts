@@ -4,6 +4,7 @@
  * alert records and webhook payloads all use these, so one value is written one way everywhere.
  */
 export * from './zoned-time';
+export * from './legacy-time';
 export * from './durations';
 export * from './coverage';
 export * from './rounding';

@@ -86,6 +86,14 @@ export const publicRoutes: readonly RouteOwnership[] = [
   route('POST', '/api/GetAlerts', alertEngine),
   route('POST', '/api/SetAlertAsRead', alertEngine),
   route('POST', '/api/SetAllAlertAsRead', alertEngine),
+  // Extension: managing configurations and geofences (docs/alerts.md, Routes).
+  route('POST', '/v2/api/companies/{id}/alerts', alertEngine),
+  route('PUT', '/v2/api/companies/{id}/alerts/{alertId}', alertEngine),
+  route('DELETE', '/v2/api/companies/{id}/alerts/{alertId}', alertEngine),
+  route('GET', '/v2/api/companies/{id}/geofences', alertEngine),
+  route('POST', '/v2/api/companies/{id}/geofences', alertEngine),
+  route('PUT', '/v2/api/companies/{id}/geofences/{geofenceId}', alertEngine),
+  route('DELETE', '/v2/api/companies/{id}/geofences/{geofenceId}', alertEngine),
 
   // Webhooks
   route('POST', '/v2/api/webhooks', webhookDispatcher),

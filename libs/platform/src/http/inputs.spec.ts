@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsNumber, IsOptional, validateSync } from 'class-validator';
-import { DateTimeInput, IdInput, inputProblem, MAX_NESTING, NumberInput } from './inputs';
+import { BooleanInput, DateTimeInput, IdInput, inputProblem, MAX_NESTING, NumberInput } from './inputs';
 
 class Sample {
   @IsOptional()
@@ -11,6 +11,12 @@ class Sample {
   @IsOptional()
   @IdInput()
   id?: number | string;
+}
+
+class Flag {
+  @IsOptional()
+  @BooleanInput()
+  flag?: boolean | string;
 }
 
 const read = (plain: Record<string, unknown>) => {
@@ -104,5 +110,26 @@ describe('inputProblem', () => {
       /^(\[0\])+: must not be nested more than 32 levels deep$/,
     );
     expect(inputProblem({ a: nested(200_000) })).toMatch(/^a(\[0\])*: must not be nested more than/);
+  });
+});
+
+describe('BooleanInput', () => {
+  const readFlag = (value: unknown) => {
+    const instance = plainToInstance(Flag, { flag: value });
+    return { flag: instance.flag, errors: validateSync(instance).map((error) => error.property) };
+  };
+
+  it.each([
+    ['true', true],
+    ['FALSE', false],
+    ['True', true],
+    [true, true],
+    [false, false],
+  ])('reads %p as %p', (value, flag) => {
+    expect(readFlag(value)).toEqual({ flag, errors: [] });
+  });
+
+  it.each(['1', '0', 'yes', ' true', '', 5])('refuses %p', (value) => {
+    expect(readFlag(value).errors).toEqual(['flag']);
   });
 });

@@ -1,7 +1,7 @@
 import { isInstantText, unstorableTextProblem } from '@fleet/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateBy } from 'class-validator';
 
 /**
  * Shared reading of the values that arrive as text (path, query, form fields), so that every route
@@ -33,6 +33,20 @@ export const IntegerInput = (min: number, max: number): PropertyDecorator =>
 
 /** An id of a path or query value: a positive integer that fits the database's `integer`. */
 export const IdInput = (): PropertyDecorator => IntegerInput(1, MAX_ID);
+
+/**
+ * A boolean given as text: `true` or `false` in any case; anything else stays text and fails the
+ * boolean check with the field's name. JSON booleans pass through.
+ */
+export const BooleanInput = (): PropertyDecorator =>
+  applyDecorators(
+    Transform(({ value }: { value: unknown }) => {
+      if (typeof value !== 'string') return value;
+      const lower = value.toLowerCase();
+      return lower === 'true' ? true : lower === 'false' ? false : value;
+    }),
+    IsBoolean(),
+  );
 
 /** True when `value` is a date-time text that every route reads to the instant it names (contracts' rule). */
 export const isDateTimeText = isInstantText;

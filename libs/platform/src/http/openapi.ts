@@ -4,6 +4,8 @@ import { ErrorCode, ErrorType } from '@fleet/errors';
 import { applyDecorators, INestApplication, Type } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiExtension,
   ApiExtraModels,
   ApiOkResponse,
   ApiProperty,
@@ -78,6 +80,7 @@ const errorMeaning: Record<number, string> = {
   401: 'AUTHENTICATION/INVALID_CREDENTIALS: the bearer token (or, on token routes, the credentials) is missing, malformed, wrongly signed or expired.',
   403: 'AUTHORIZATION/INVALID_SCOPE when the token lacks the permission, or the company (or one above it) is suspended.',
   404: 'RESOURCE/NOT_FOUND: the resource does not exist or the token cannot reach it.',
+  409: 'RESOURCE_CONFLICT/RESOURCE_IN_USE: the resource is still used by another; the description names it.',
   410: 'The route is past its sunset date.',
   422: 'VALIDATION_ERROR/INVALID_INPUT: a route, query or body value is missing or cannot be parsed; the description names it.',
   429: 'RATE_LIMIT/RATE_LIMIT_EXCEEDED: a rate-limit window of this API key and endpoint is used up; Retry-After gives its length in seconds.',
@@ -142,17 +145,29 @@ export function ApiAuthenticated(options: { legacy?: boolean } = {}): MethodDeco
   return applyDecorators(ApiBearerAuth(BEARER_SCHEME), errors);
 }
 
-/** The success response of a rate-limited route, with its X-RateLimit-* headers. */
+/** The success response of a rate-limited route, with its X-RateLimit-* headers (201 for a creation). */
 export function ApiSuccess(
   type: Type | [Type],
   description = 'OK',
-  options: { rateLimited?: boolean } = {},
+  options: { rateLimited?: boolean; status?: 200 | 201 } = {},
 ): MethodDecorator {
-  return ApiOkResponse({
+  const response = {
     type,
     description,
     headers: options.rateLimited === false ? undefined : rateLimitHeaders,
-  });
+  };
+  return options.status === 201 ? ApiCreatedResponse(response) : ApiOkResponse(response);
+}
+
+/** The vendor extension that marks an operation as an extension of the spec's interface. */
+export const INTERFACE_EXTENSION = 'x-interface-extension';
+
+/**
+ * An operation the spec does not have (alert management, geofences): `x-interface-extension: true`
+ * on the operation, so that clients and tools tell the spec's routes from ours (docs/openapi.md).
+ */
+export function ApiInterfaceExtension(): MethodDecorator & ClassDecorator {
+  return ApiExtension(INTERFACE_EXTENSION, true);
 }
 
 /** The pagination envelope around `item`, plus any extra top-level properties of the list response. */

@@ -1,4 +1,4 @@
-import { wallClock } from '@fleet/formats';
+import { readLegacyTime } from '@fleet/formats';
 import { QueryApiException, QueryApiExceptionCode } from '../query-api.exception';
 
 const invalid = (description: string) =>
@@ -23,34 +23,17 @@ function checkedRange(from: Date, to: Date): { from: Date; to: Date } {
   return { from, to };
 }
 
-const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /**
- * A V1 date parameter: ISO 8601 with an offset or Z is taken as given; a wall-clock value
- * (`yyyy-MM-dd HH:mm[:ss]`, `yyyy-MM-ddTHH:mm:ss` or `yyyy-MM-dd`) is read in `timeZone` (UTC for the
- * UTC routes, the token's zone for GetReplayUserTime).
+ * A V1 date parameter (`@fleet/formats`' `readLegacyTime`): ISO 8601 with an offset or Z is taken as
+ * given; a wall-clock value is read in `timeZone` (UTC for the UTC routes, the token's zone for
+ * GetReplayUserTime). 422 naming the field otherwise.
  */
 export function parseLegacyTime(field: string, value: string, timeZone: string): Date {
-  const text = value.trim();
-  const local = LOCAL.exec(text) ?? (DATE_ONLY.test(text) ? LOCAL.exec(`${text} 00:00:00`) : null);
-  if (local) {
-    const [, y, mo, d, h, mi, s = '0', ms = '0'] = local;
-    const asUtc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, +ms.padEnd(3, '0'));
-    const check = new Date(asUtc);
-    if (check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) {
-      throw invalid(`${field}: "${value}" is not a valid date`);
-    }
-    // Two passes find the instant whose wall clock in the zone is the given one, across DST changes.
-    let instant = asUtc - wallClock(new Date(asUtc), timeZone).offsetMinutes * 60_000;
-    instant = asUtc - wallClock(new Date(instant), timeZone).offsetMinutes * 60_000;
-    return new Date(instant);
-  }
-  if (/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/.test(text)) {
-    const parsed = new Date(text);
-    if (!Number.isNaN(parsed.getTime())) return parsed;
-  }
-  throw invalid(`${field}: "${value}" is not a date (ISO 8601 or yyyy-MM-dd HH:mm:ss)`);
+  const read = readLegacyTime(value, timeZone);
+  if (read === 'impossible') throw invalid(`${field}: "${value}" is not a valid date`);
+  if (read === undefined)
+    throw invalid(`${field}: "${value}" is not a date (ISO 8601 or yyyy-MM-dd HH:mm:ss)`);
+  return read;
 }
 
 export function legacyRangeOf(from: string, to: string, timeZone: string): { from: Date; to: Date } {

@@ -1,14 +1,6 @@
-import { PageQuery } from '@fleet/platform';
+import { BooleanInput, PageQuery } from '@fleet/platform';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional } from 'class-validator';
-
-/** `true`/`false` (any case) become booleans; anything else stays a string and fails validation. */
-const toBoolean = Transform(({ value }) => {
-  if (typeof value !== 'string') return value;
-  const lower = value.toLowerCase();
-  return lower === 'true' ? true : lower === 'false' ? false : value;
-});
+import { IsOptional } from 'class-validator';
 
 export class LastPositionQuery extends PageQuery {
   @ApiPropertyOptional({
@@ -17,7 +9,6 @@ export class LastPositionQuery extends PageQuery {
     description: 'Accepted for compatibility; no effect.',
   })
   @IsOptional()
-  @toBoolean
-  @IsBoolean()
+  @BooleanInput()
   checkVehicleHandlerState: boolean = false;
 }
