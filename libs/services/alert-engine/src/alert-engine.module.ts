@@ -1,7 +1,14 @@
+import { AddressResolver } from '@fleet/geo';
 import { DatabaseModule } from '@fleet/platform';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { ALERT_ENGINE_CONFIG, AlertEngineConfig } from './alert-engine.config';
 import { alertsSchema } from './alert-engine.schema';
+import { AlertEvaluator } from './engine/alert-evaluator';
+import { PositionsConsumer } from './engine/positions.consumer';
+import { RuleSets } from './engine/rule-sets';
+import { RecordPartitions } from './records/record-partitions';
+import { AlertVehicles } from './vehicles/alert-vehicles';
+import { VehicleSnapshotsConsumer } from './vehicles/vehicle-snapshots.consumer';
 
 /**
  * Alert rules evaluated on the position stream, and what clients manage and read of them. One folder
@@ -15,8 +22,24 @@ export class AlertEngineModule {
     return {
       module: AlertEngineModule,
       imports: [DatabaseModule.forService(alertsSchema)],
-      controllers: [],
-      providers: [{ provide: ALERT_ENGINE_CONFIG, useValue: config }],
+      controllers: [VehicleSnapshotsConsumer, PositionsConsumer],
+      providers: [
+        { provide: ALERT_ENGINE_CONFIG, useValue: config },
+        AlertVehicles,
+        RuleSets,
+        AlertEvaluator,
+        RecordPartitions,
+        {
+          // The address of each record (docs/geocoding.md): a failed lookup gives none, never an error.
+          provide: AddressResolver,
+          useFactory: () => {
+            const logger = new Logger(AddressResolver.name);
+            return new AddressResolver(config.geocoder, (error, at) =>
+              logger.warn({ msg: 'reverse geocoding failed', err: error, at }),
+            );
+          },
+        },
+      ],
     };
   }
 }
