@@ -26,7 +26,7 @@ type NamedGeofence = IndexedGeofence & { name: string };
 
 /** What a vehicle is evaluated against: its covering configurations and the geofences they may name. */
 export interface VehicleRules {
-  configurations: CoveringConfiguration[];
+  configurations: readonly CoveringConfiguration[];
   geofences: GeofenceLookup;
 }
 
@@ -77,6 +77,13 @@ export class RuleSets {
   private readonly held = new Map<number, CompanyRules>();
   /** Lookups over several companies' geofences (vehicles mapped to more than one), by company ids. */
   private readonly combined = new Map<string, GeofenceLookup>();
+  /**
+   * Each vehicle's rules, by the companies and tags they were computed for. The rules prepare a
+   * configuration array once (evaluateFix caches by the array), so a vehicle is handed the same
+   * array until its rules change, and vehicles covered alike share one.
+   */
+  private readonly vehicleRules = new Map<number, { signature: string; rules: VehicleRules }>();
+  private readonly shared = new Map<string, CoveringConfiguration[]>();
 
   /**
    * Brings the rules of `companyIds` up to date inside the caller's transaction: the versions in one
@@ -129,22 +136,34 @@ export class RuleSets {
       });
     }
     this.combined.clear();
+    this.vehicleRules.clear();
+    this.shared.clear();
   }
 
   /** The rules a vehicle is evaluated against (nothing for a vehicle the projection does not know). */
   forVehicle(vehicle: KnownVehicle | undefined): VehicleRules {
     if (!vehicle) return NOTHING;
+    const signature = `${vehicle.companyIds.join(',')}|${vehicle.tags.join(',')}`;
+    const known = this.vehicleRules.get(vehicle.vehicleId);
+    if (known?.signature === signature) return known.rules;
     const companies = vehicle.companyIds
       .map((companyId) => this.held.get(companyId))
       .filter((rules): rules is CompanyRules => rules !== undefined);
-    if (companies.length === 0) return NOTHING;
-    const configurations: CoveringConfiguration[] = [];
-    for (const rules of companies) {
-      for (const configuration of rules.configurations) {
-        if (covers(configuration, vehicle)) configurations.push(configuration);
+    let rules = NOTHING;
+    if (companies.length > 0) {
+      const covering: CoveringConfiguration[] = [];
+      for (const company of companies) {
+        for (const configuration of company.configurations) {
+          if (covers(configuration, vehicle)) covering.push(configuration);
+        }
       }
+      const key = covering.map((configuration) => configuration.id).join(',');
+      let configurations = this.shared.get(key);
+      if (!configurations) this.shared.set(key, (configurations = covering));
+      rules = { configurations, geofences: this.geofencesOf(companies) };
     }
-    return { configurations, geofences: this.geofencesOf(companies) };
+    this.vehicleRules.set(vehicle.vehicleId, { signature, rules });
+    return rules;
   }
 
   /** One company's lookup as held; for several, one index over all their geofences, kept until a reload. */
