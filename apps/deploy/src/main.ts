@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { generatedManifests } from './manifests';
