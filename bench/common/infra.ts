@@ -39,10 +39,17 @@ const BENCH_KAFKA_ENV = {
   KAFKA_DATA_DIR: join(repoRoot, '.data/kafka-bench'),
 };
 
-/** The broker's JVM, if scripts/kafka.sh started it with the bench's settings (for CpuMeter). */
+/**
+ * The broker's JVM, if scripts/kafka.sh started it with the bench's settings, or with the
+ * KAFKA_DATA_DIR of this environment (a broker given by KAFKA_BROKERS), for CpuMeter.
+ */
 function benchKafkaPids(): number[] {
+  const dataDir =
+    process.env.KAFKA_BROKERS && process.env.KAFKA_DATA_DIR
+      ? process.env.KAFKA_DATA_DIR
+      : BENCH_KAFKA_ENV.KAFKA_DATA_DIR;
   try {
-    const pid = Number(readFileSync(join(BENCH_KAFKA_ENV.KAFKA_DATA_DIR, 'kafka.pid'), 'utf8').trim());
+    const pid = Number(readFileSync(join(dataDir, 'kafka.pid'), 'utf8').trim());
     return existsSync(`/proc/${pid}`) ? [pid] : [];
   } catch {
     return [];

@@ -1,7 +1,7 @@
 import { Actions } from '@fleet/contracts';
 import { TestVehicle } from '@fleet/testing';
 import { shapeProblems } from '../telemetry/record-schemas';
-import { AlertsContext } from './alerts-context';
+import { AlertRoutesContext } from './alert-routes-context';
 import { alertConfiguration, geofenceBase } from './alert-schemas';
 
 /** A closed square of about 1 km around a point in Berlin. */
@@ -19,7 +19,7 @@ const square = (lng = 13.4, lat = 52.5) => ({
 });
 
 describe('alert configurations and geofences: the management routes (real PostgreSQL)', () => {
-  let h: AlertsContext;
+  let h: AlertRoutesContext;
   // top has two sub-companies; outsider is another tenant.
   let top: number;
   let sub: number;
@@ -35,7 +35,7 @@ describe('alert configurations and geofences: the management routes (real Postgr
   const geofences: Record<'top' | 'sub' | 'sibling', number> = { top: 0, sub: 0, sibling: 0 };
 
   beforeAll(async () => {
-    h = await AlertsContext.open();
+    h = await AlertRoutesContext.open();
     top = await h.newCompany({ name: 'Top', timeZone: 'Europe/Berlin' });
     sub = await h.newCompany({ name: 'Sub', parentId: top });
     sibling = await h.newCompany({ name: 'Sibling', parentId: top });

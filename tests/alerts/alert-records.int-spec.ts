@@ -1,7 +1,7 @@
 import { Actions } from '@fleet/contracts';
 import { TestVehicle } from '@fleet/testing';
 import { envelope, shapeProblems } from '../telemetry/record-schemas';
-import { AlertsContext } from './alerts-context';
+import { AlertRoutesContext } from './alert-routes-context';
 import { alertRecordV1, alertRecordV2 } from './alert-schemas';
 
 type RecordItem = { id: number; isRead: boolean; vehicleId: number; utcTime: string; alertTypeId?: number };
@@ -9,7 +9,7 @@ type RecordItem = { id: number; isRead: boolean; vehicleId: number; utcTime: str
 const ids = (items: { id: number }[]) => items.map((item) => item.id);
 
 describe('alert records and their read state, V2 and V1 (real PostgreSQL)', () => {
-  let h: AlertsContext;
+  let h: AlertRoutesContext;
   let top: number;
   let sub: number;
   let sibling: number;
@@ -33,7 +33,7 @@ describe('alert records and their read state, V2 and V1 (real PostgreSQL)', () =
   const base = Date.parse('2026-03-29T00:30:00Z');
 
   beforeAll(async () => {
-    h = await AlertsContext.open();
+    h = await AlertRoutesContext.open();
     top = await h.newCompany({ name: 'Top', timeZone: 'Europe/Berlin', dateTimeFormat: 'dd.MM.yyyy HH:mm' });
     sub = await h.newCompany({ name: 'Sub', parentId: top });
     sibling = await h.newCompany({ name: 'Sibling', parentId: top });

@@ -5,7 +5,8 @@ import { serviceNodeOptions } from '@fleet/platform';
  * How each service runs on Kubernetes: its replica range for the HorizontalPodAutoscaler and what it
  * asks of a node. Consumers of the positions topic stop at its 12 partitions: a thirteenth replica
  * would serve HTTP but get no partition. Memory: the limit leaves room above the peak RSS that
- * bench/ingest measured for telemetry-ingest and query-api under load (docs/performance.md).
+ * bench/ingest measured for telemetry-ingest and query-api under load, and bench/alerts for
+ * alert-engine (docs/performance.md).
  */
 export interface Workload {
   readonly minReplicas: number;
@@ -54,7 +55,7 @@ export const workloads: Readonly<Record<ServiceName, Workload>> = {
     minReplicas: 2,
     maxReplicas: 12,
     cpuRequest: '250m',
-    memoryRequest: '256Mi',
+    memoryRequest: '320Mi',
     memoryLimit: '512Mi',
     scaling: 'consumes the 12 partitions of positions',
   },

@@ -14,6 +14,7 @@ export * from './health/health.module';
 export * from './persistence/service-schema';
 export * from './persistence/database.module';
 export * from './persistence/migrate-cli';
+export * from './persistence/monthly-partitions';
 export * from './persistence/outbox/outbox';
 export * from './persistence/outbox/outbox.schema';
 export * from './messaging/message';

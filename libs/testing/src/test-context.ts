@@ -71,6 +71,11 @@ export interface TestContextOptions {
   serveOpenApi?: boolean;
   /** The service the process is (which routes it owns); default `fleet`, all of them. */
   service?: Parameters<typeof readServiceConfig>[0];
+  /**
+   * The database of an earlier context whose app was stopped (`stop()`): a restart, the new app
+   * finding what the old one committed. Default: a fresh database.
+   */
+  database?: TestDatabase;
 }
 
 let sequence = 0;
@@ -94,7 +99,7 @@ export class TestContext {
     this: new (app: NestFastifyApplication, database: TestDatabase, fixtures: readonly TestFixtures[]) => C,
     options: TestContextOptions,
   ): Promise<C> {
-    const database = await createTestDatabase();
+    const database = options.database ?? (await createTestDatabase());
     const reader = new EnvReader({
       DATABASE_URL: database.url,
       AUTH_JWT_SECRET: testJwtSecret,
@@ -118,6 +123,12 @@ export class TestContext {
   async close(): Promise<void> {
     await this.app.close();
     await this.database.drop();
+  }
+
+  /** Closes the app and keeps the database, for a context started on it next (a restart). */
+  async stop(): Promise<TestDatabase> {
+    await this.app.close();
+    return this.database;
   }
 
   /** Creates a company and waits until this process's company projection knows it. */

@@ -135,6 +135,28 @@ describe('AddressResolver', () => {
     await expect(unknown).resolves.toBeNull();
   });
 
+  it('gives the text and the parts of one lookup together', async () => {
+    const stub = stubGeocoder();
+    const resolver = new AddressResolver(stub.geocoder);
+
+    const both = resolver.addressWithPartsOf(berlin.lat, berlin.lng);
+    await Promise.resolve();
+    stub.release(berlin);
+    await expect(both).resolves.toEqual({
+      address: 'Berlin, Germany',
+      parts: { street: null, suburb: 'Berlin', state: null, postcode: null, country: 'Germany' },
+    });
+    await expect(resolver.addressWithPartsOf(paris.lat, paris.lng)).resolves.toEqual({
+      address: 'Paris, France',
+      parts: { street: null, suburb: null, state: null, postcode: null, country: null },
+    });
+    const unknown = resolver.addressWithPartsOf(0, 0);
+    await Promise.resolve();
+    stub.release({ lat: 0, lng: 0 });
+    await expect(unknown).resolves.toEqual({ address: null, parts: null });
+    expect(stub.reverseCalls).toEqual(['52.52,13.405', '0,0']);
+  });
+
   describe('built from a configuration', () => {
     it('gives null for every point when geocoding is off', async () => {
       const resolver = new AddressResolver({ provider: 'none' });

@@ -62,6 +62,20 @@ export class AddressResolver {
     return place === null ? null : (place.structured ?? NO_PARTS);
   }
 
+  /**
+   * The address as text and in parts from one lookup (what an alert record stores): both null when
+   * there is no answer; parts all null for an answer without them.
+   */
+  async addressWithPartsOf(
+    lat: number,
+    lng: number,
+  ): Promise<{ address: string | null; parts: StructuredAddress | null }> {
+    const place = await this.placeOf(lat, lng);
+    return place === null
+      ? { address: null, parts: null }
+      : { address: place.address, parts: place.structured ?? NO_PARTS };
+  }
+
   private placeOf(lat: number, lng: number): Promise<GeocodedPlace | null> {
     const known = this.peek(lat, lng);
     return known !== undefined ? Promise.resolve(known) : this.lookUp(lat, lng);

@@ -39,4 +39,16 @@ describe('CompanyDirectory', () => {
     directory.apply([company(1, null, 2, 'active')]);
     expect(directory.blockingAncestor(3)).toBeUndefined();
   });
+
+  it('lists the ancestors nearest first, stopping at a parent it does not know or a cycle', () => {
+    const directory = new CompanyDirectory();
+    directory.apply([company(1, null), company(2, 1), company(3, 2), company(7, 6)]);
+    expect(directory.ancestorsOf(3)).toEqual([2, 1]);
+    expect(directory.ancestorsOf(1)).toEqual([]);
+    expect(directory.ancestorsOf(7)).toEqual([6]);
+    expect(directory.ancestorsOf(99)).toEqual([]);
+    // A cycle (snapshots of a move arriving out of order) ends the chain instead of looping.
+    directory.apply([company(1, 3, 2)]);
+    expect(directory.ancestorsOf(3)).toEqual([2, 1]);
+  });
 });

@@ -60,6 +60,25 @@ export class CompanyDirectory {
     return false;
   }
 
+  /**
+   * The companies above `companyId`, nearest first, as far as this process knows them: a parent
+   * whose own snapshot has not arrived yet is the last one listed. Empty for a root or an unknown
+   * company.
+   */
+  ancestorsOf(companyId: number): number[] {
+    const ancestors: number[] = [];
+    const seen = new Set([companyId]);
+    for (
+      let current = this.companies.get(companyId);
+      current?.parentId != null && !seen.has(current.parentId);
+      current = this.companies.get(current.parentId)
+    ) {
+      seen.add(current.parentId);
+      ancestors.push(current.parentId);
+    }
+    return ancestors;
+  }
+
   /** `root` and every company below it that this process knows (none when it does not know `root`). */
   subtreeOf(root: number): number[] {
     if (!this.companies.get(root)) return [];

@@ -1,7 +1,14 @@
+import { AddressResolver } from '@fleet/geo';
 import { DatabaseModule } from '@fleet/platform';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { ALERT_ENGINE_CONFIG, AlertEngineConfig } from './alert-engine.config';
 import { alertsSchema } from './alert-engine.schema';
+import { AlertEvaluator } from './engine/alert-evaluator';
+import { PositionsConsumer } from './engine/positions.consumer';
+import { RuleSets } from './engine/rule-sets';
+import { RecordPartitions } from './records/record-partitions';
+import { AlertVehicles } from './vehicles/alert-vehicles';
+import { VehicleSnapshotsConsumer } from './vehicles/vehicle-snapshots.consumer';
 import { AlertAccess } from './common/alert-access';
 import { AlertConfigurationsService } from './configurations/alert-configurations.service';
 import { ConfigurationManagementController } from './configurations/configuration-management.controller';
@@ -36,8 +43,25 @@ export class AlertEngineModule {
     return {
       module: AlertEngineModule,
       imports: [DatabaseModule.forService(alertsSchema)],
-      controllers: [...routeControllers],
-      providers: [{ provide: ALERT_ENGINE_CONFIG, useValue: config }, ...routeProviders],
+      controllers: [VehicleSnapshotsConsumer, PositionsConsumer, ...routeControllers],
+      providers: [
+        { provide: ALERT_ENGINE_CONFIG, useValue: config },
+        ...routeProviders,
+        AlertVehicles,
+        RuleSets,
+        AlertEvaluator,
+        RecordPartitions,
+        {
+          // The address of each record (docs/geocoding.md): a failed lookup gives none, never an error.
+          provide: AddressResolver,
+          useFactory: () => {
+            const logger = new Logger(AddressResolver.name);
+            return new AddressResolver(config.geocoder, (error, at) =>
+              logger.warn({ msg: 'reverse geocoding failed', err: error, at }),
+            );
+          },
+        },
+      ],
       // The demo seeding creates geofences and configurations through these (app.get).
       exports: [GeofencesService, AlertConfigurationsService],
     };

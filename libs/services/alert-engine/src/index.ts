@@ -9,3 +9,4 @@ export {
 } from './configurations/alert-configurations.service';
 export { GeofencesService, NewGeofence, GeofenceChange, GeofenceView } from './geofences/geofences.service';
 export { createAlertAdmin } from './admin/alert-admin';
+export * from './configurations/rule-versions';

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { AlertFiredV1, PositionReportedV1, Topics } from '@fleet/contracts';
+import { AddressResolver, StructuredAddress } from '@fleet/geo';
+import { BatchCoalescer, CompanyDirectory, InjectOutbox, Outbox } from '@fleet/platform';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { AlertVehicles, KnownVehicle } from '../vehicles/alert-vehicles';
+import { CoveringConfiguration, emptyMemory, evaluateFix, Firing, VehicleMemory } from './evaluation';
+import { RuleSets } from './rule-sets';
+
+/** Most events evaluated in one transaction when partition batches are merged. */
+const MAX_EVENTS_PER_TRANSACTION = 2_000;
+
+interface StateRow {
+  vehicle_id: number;
+  newest_fix: Date;
+  state: VehicleMemory;
+}
+
+/** A firing with what its record and event are made of. */
+interface Fired {
+  firing: Firing;
+  configuration: CoveringConfiguration;
+  vehicle: KnownVehicle;
+  fix: PositionReportedV1;
+  fixTime: Date;
+}
+
+/** A vehicle whose newest evaluated fix moved: its new state row. */
+interface StateUpdate {
+  vehicleId: number;
+  newestFix: Date;
+  memory: VehicleMemory;
+}
+
+interface InsertedRecord {
+  id: string;
+  configuration_id: number;
+  vehicle_id: number;
+  utc_time: Date;
+}
+
+const recordKey = (configurationId: number, vehicleId: number, utcTime: Date) =>
+  `${configurationId}:${vehicleId}:${utcTime.getTime()}`;
+
+/** The fixes of each vehicle, oldest first (ties keep their delivery order). */
+function byVehicleInFixOrder(events: readonly PositionReportedV1[]): Map<number, PositionReportedV1[]> {
+  const byVehicle = new Map<number, PositionReportedV1[]>();
+  for (const event of events) {
+    const list = byVehicle.get(event.vehicleId);
+    if (list) list.push(event);
+    else byVehicle.set(event.vehicleId, [event]);
+  }
+  for (const list of byVehicle.values()) {
+    if (list.length > 1) list.sort((a, b) => Date.parse(a.fixTime) - Date.parse(b.fixTime));
+  }
+  return byVehicle;
+}
+
+/**
+ * Evaluates consumed positions against the configurations covering each vehicle, in one transaction
+ * per run: the vehicles' rule state is read with a row lock, each vehicle's fixes newer than its
+ * newest evaluated fix are evaluated in fix-time order, and the records, their fired-alert events (on
+ * the outbox) and the new states are written together. A redelivered batch finds its fixes no newer
+ * than the stored state and fires nothing; a crash before the commit leaves nothing behind.
+ */
+@Injectable()
+export class AlertEvaluator {
+  private readonly coalescer = new BatchCoalescer<PositionReportedV1>(
+    (events) => this.evaluate(events),
+    MAX_EVENTS_PER_TRANSACTION,
+  );
+
+  constructor(
+    @InjectDataSource(ALERTS_SCHEMA) private readonly dataSource: DataSource,
+    @InjectOutbox(ALERTS_SCHEMA) private readonly outbox: Outbox,
+    private readonly vehicles: AlertVehicles,
+    private readonly ruleSets: RuleSets,
+    private readonly addresses: AddressResolver,
+    private readonly companies: CompanyDirectory,
+  ) {}
+
+  /**
+   * Evaluates `events`; concurrent calls (one per partition batch) share one transaction, and resolve
+   * once it has committed.
+   */
+  apply(events: readonly PositionReportedV1[]): Promise<void> {
+    return events.length === 0 ? Promise.resolve() : this.coalescer.submit(events);
+  }
+
+  private async evaluate(events: readonly PositionReportedV1[]): Promise<void> {
+    const byVehicle = byVehicleInFixOrder(events);
+    const vehicleIds = [...byVehicle.keys()];
+    await this.dataSource.transaction(async (manager) => {
+      // Ordered, so that two transactions over overlapping vehicles (replicas during a rebalance)
+      // lock in the same order and cannot deadlock.
+      const rows: StateRow[] = await manager.query(
+        `SELECT vehicle_id, newest_fix, state FROM alerts.vehicle_states
+          WHERE vehicle_id = ANY($1::int[]) ORDER BY vehicle_id FOR UPDATE`,
+        [vehicleIds],
+      );
+      const states = new Map(rows.map((row) => [row.vehicle_id, row]));
+      const known = await this.vehicles.of(manager, vehicleIds);
+      await this.ruleSets.refresh(manager, [
+        ...new Set([...known.values()].flatMap((vehicle) => vehicle.companyIds)),
+      ]);
+
+      const fired: Fired[] = [];
+      const updates: StateUpdate[] = [];
+      for (const [vehicleId, fixes] of byVehicle) {
+        const stored = states.get(vehicleId);
+        const vehicle = known.get(vehicleId);
+        // A vehicle the projection does not know is evaluated against nothing, but its state is
+        // kept, so that its first fix is remembered once its configurations arrive.
+        const rules = this.ruleSets.forVehicle(vehicle);
+        let memory = stored?.state ?? emptyMemory();
+        let newest = stored ? new Date(stored.newest_fix).getTime() : -Infinity;
+        for (const fix of fixes) {
+          const fixTime = Date.parse(fix.fixTime);
+          // Late fixes and redeliveries: never newer than what was evaluated, never fire.
+          if (fixTime <= newest) continue;
+          const evaluation = evaluateFix(
+            memory,
+            { vehicleId, fixTime, lat: fix.lat, lng: fix.lng, readings: fix },
+            rules.configurations,
+            rules.geofences,
+          );
+          memory = evaluation.memory;
+          newest = fixTime;
+          for (const firing of evaluation.firings) {
+            const configuration = rules.configurations.find((held) => held.id === firing.configurationId);
+            if (configuration && vehicle)
+              fired.push({ firing, configuration, vehicle, fix, fixTime: new Date(fixTime) });
+          }
+        }
+        if (newest !== -Infinity && (!stored || newest > new Date(stored.newest_fix).getTime()))
+          updates.push({ vehicleId, newestFix: new Date(newest), memory });
+      }
+      if (fired.length > 0) await this.record(manager, fired);
+      if (updates.length > 0) await this.writeStates(manager, updates);
+    });
+  }
+
+  /**
+   * Inserts the records in one statement and enqueues one fired-alert event per record inserted. A
+   * record already there (same configuration, vehicle and fix time: a replica that evaluated the
+   * same fix during a rebalance) is skipped, and so is its event.
+   */
+  private async record(manager: EntityManager, fired: readonly Fired[]): Promise<void> {
+    const places = await this.placesOf(fired);
+    const inserted: InsertedRecord[] = await manager.query(
+      `INSERT INTO alerts.records
+         (utc_time, company_id, configuration_id, alert_type_id, vehicle_id, vehicle_name, description,
+          lat, lng, course, address, address_parts, data)
+       SELECT * FROM unnest($1::timestamptz[], $2::int[], $3::int[], $4::smallint[], $5::int[], $6::text[],
+                            $7::text[], $8::float8[], $9::float8[], $10::smallint[], $11::text[], $12::jsonb[],
+                            $13::jsonb[])
+       ON CONFLICT (configuration_id, vehicle_id, utc_time) DO NOTHING
+       RETURNING id, configuration_id, vehicle_id, utc_time`,
+      [
+        fired.map((item) => item.fixTime),
+        fired.map((item) => item.configuration.companyId),
+        fired.map((item) => item.configuration.id),
+        fired.map((item) => item.firing.alertTypeId),
+        fired.map((item) => item.vehicle.vehicleId),
+        fired.map((item) => item.vehicle.name),
+        fired.map((item) => item.firing.description),
+        fired.map((item) => item.fix.lat),
+        fired.map((item) => item.fix.lng),
+        fired.map((item) => item.fix.course ?? 0),
+        places.map((place) => place.address),
+        places.map((place) => (place.parts === null ? null : JSON.stringify(place.parts))),
+        fired.map((item) => (item.firing.data === null ? null : JSON.stringify(item.firing.data))),
+      ],
+    );
+    const ids = new Map(
+      inserted.map((row) => [
+        recordKey(row.configuration_id, row.vehicle_id, new Date(row.utc_time)),
+        Number(row.id),
+      ]),
+    );
+    const events = fired.flatMap((item, index) => {
+      const recordId = ids.get(recordKey(item.configuration.id, item.vehicle.vehicleId, item.fixTime));
+      return recordId === undefined ? [] : [{ item, recordId, address: places[index].parts }];
+    });
+    await this.outbox.enqueue(
+      manager,
+      Topics.alertsFired,
+      events.map(({ item, recordId, address }) => ({
+        key: String(item.vehicle.vehicleId),
+        payload: this.eventOf(item, recordId, address),
+      })),
+    );
+  }
+
+  private eventOf(item: Fired, recordId: number, address: StructuredAddress | null): AlertFiredV1 {
+    const { firing, configuration, vehicle, fix } = item;
+    return {
+      eventId: randomUUID(),
+      recordId,
+      configurationId: configuration.id,
+      alertTypeId: firing.alertTypeId,
+      companyId: configuration.companyId,
+      ancestorCompanyIds: this.companies.ancestorsOf(configuration.companyId),
+      vehicleId: vehicle.vehicleId,
+      vehicleName: vehicle.name,
+      lat: fix.lat,
+      lng: fix.lng,
+      course: fix.course ?? 0,
+      fixTime: item.fixTime.toISOString(),
+      address,
+      data: firing.data,
+    };
+  }
+
+  /** The address of each firing's position, looked up once per distinct point. */
+  private async placesOf(
+    fired: readonly Fired[],
+  ): Promise<{ address: string | null; parts: StructuredAddress | null }[]> {
+    const lookups = new Map<string, Promise<{ address: string | null; parts: StructuredAddress | null }>>();
+    return Promise.all(
+      fired.map(({ fix }) => {
+        const key = `${fix.lat},${fix.lng}`;
+        let lookup = lookups.get(key);
+        if (!lookup) lookups.set(key, (lookup = this.addresses.addressWithPartsOf(fix.lat, fix.lng)));
+        return lookup;
+      }),
+    );
+  }
+
+  /** Every advanced vehicle's state in one statement; never moves a state back (a concurrent replica). */
+  private async writeStates(manager: EntityManager, updates: readonly StateUpdate[]): Promise<void> {
+    await manager.query(
+      `INSERT INTO alerts.vehicle_states (vehicle_id, newest_fix, state)
+       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::jsonb[])
+       ON CONFLICT (vehicle_id) DO UPDATE SET newest_fix = EXCLUDED.newest_fix, state = EXCLUDED.state
+       WHERE vehicle_states.newest_fix < EXCLUDED.newest_fix`,
+      [
+        updates.map((update) => update.vehicleId),
+        updates.map((update) => update.newestFix),
+        updates.map((update) => JSON.stringify(update.memory)),
+      ],
+    );
+  }
+}
