@@ -19,8 +19,9 @@ const USAGE = `Fleet Telemetry admin CLI: npm run admin -- <command> [options]
   api-keys:delete       --id ID
   users:create          --user-name U --company ID [--company ID ...]   (password from ADMIN_USER_PASSWORD)
   vehicles:list
-  vehicles:register     --name N --imei I [--vin V] --company ID [--company ID ...]
+  vehicles:register     --name N --imei I [--vin V] --company ID [--company ID ...] [--tag T ...]
   vehicles:map          --id ID --company ID [--company ID ...]
+  vehicles:tag          --id ID (--tag T [--tag T ...] | --clear)   (replaces the vehicle's tags)
 
 Database: DATABASE_URL, or the embedded one of a running \`npm start\` (FLEET_DATA_DIR, EMBEDDED_PG_PORT).
 Changes reach the other services through the owning service's outbox, which the running service relays.`;
@@ -100,6 +101,8 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       'user-name': { type: 'string' },
       imei: { type: 'string' },
       vin: { type: 'string' },
+      tag: { type: 'string', multiple: true },
+      clear: { type: 'boolean' },
     },
   });
   const auth = <T>(work: (admin: ReturnType<typeof createAuthAdmin>) => Promise<T>) =>
@@ -161,12 +164,19 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
           imei: required(values.imei, 'imei'),
           vin: values.vin,
           companyIds: ids(values.company, 'company'),
+          tags: values.tag,
         }),
       );
     case 'vehicles:map':
       return registry((admin) =>
         admin.vehicles.mapToCompanies(id(values.id, 'id'), ids(values.company, 'company')),
       );
+    case 'vehicles:tag': {
+      // Clearing is explicit: a forgotten --tag must not wipe a vehicle's tags.
+      if (Boolean(values.clear) === (values.tag !== undefined))
+        throw new UsageError('give either --tag (one or more) or --clear');
+      return registry((admin) => admin.vehicles.setTags(id(values.id, 'id'), values.tag ?? []));
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }
