@@ -6,21 +6,34 @@ import { SimulatedReport } from './simulated-vehicle';
  * (libs/contracts/src/alerts/alert-types.ts), except harsh driving, judged at 0.45 g, above both
  * defaults (0.4 g braking, 0.3 g acceleration) with a margin.
  */
-export const CONDITION_LIMITS = {
+export const CONDITION_LIMITS: ConditionLimits = {
   maxSpeedKmh: 100,
-  /** How long the speed must stay above the maximum (a configuration's `minDurationSeconds`). */
   speedingSeconds: 10,
   harshG: 0.45,
-  /** Harsh driving is judged between fixes at most this far apart. */
   harshWithinSeconds: 5,
   idleSeconds: 300,
   lowVoltageV: 11.8,
-  /** Low voltage counts again only once the voltage has been back above this. */
   lowVoltageRearmV: 12.1,
   powerCutV: 1,
   maxRpm: 4_000,
   maxCoolantC: 105,
 };
+
+export interface ConditionLimits {
+  maxSpeedKmh: number;
+  /** How long the speed must stay above the maximum (a configuration's `minDurationSeconds`). */
+  speedingSeconds: number;
+  harshG: number;
+  /** Harsh driving is judged between fixes at most this far apart. */
+  harshWithinSeconds: number;
+  idleSeconds: number;
+  lowVoltageV: number;
+  /** Low voltage counts again only once the voltage has been back above this. */
+  lowVoltageRearmV: number;
+  powerCutV: number;
+  maxRpm: number;
+  maxCoolantC: number;
+}
 
 /** Episodes seen in reports, one per kind of alert rule (night driving aside: that is the clock's). */
 export interface ConditionCounts {
@@ -78,8 +91,15 @@ export class ConditionTracker {
     areaExits: 0,
   };
   private readonly vehicles = new Map<string, VehicleMemory>();
+  private readonly limits: ConditionLimits;
 
-  constructor(private readonly network: RoadNetwork) {}
+  /** `limits` other than the defaults judge the reports as a configuration with those settings would. */
+  constructor(
+    private readonly network: RoadNetwork,
+    limits: Partial<ConditionLimits> = {},
+  ) {
+    this.limits = { ...CONDITION_LIMITS, ...limits };
+  }
 
   /** Takes the next report of a vehicle; returns the conditions that began with it. */
   observe(report: SimulatedReport): Condition[] {
@@ -90,17 +110,17 @@ export class ConditionTracker {
       this.vehicles.set(report.imei, {
         last: report,
         areas,
-        speedingSince: report.speedKmh > CONDITION_LIMITS.maxSpeedKmh ? report.time : undefined,
+        speedingSince: report.speedKmh > this.limits.maxSpeedKmh ? report.time : undefined,
         speedingCounted: false,
         idleSince: report.ignition && report.speedKmh === 0 ? report.time : undefined,
         idleCounted: false,
-        lowVoltageArmed: report.powerV >= CONDITION_LIMITS.lowVoltageRearmV,
+        lowVoltageArmed: report.powerV >= this.limits.lowVoltageRearmV,
       });
       return [];
     }
     const began: Condition[] = [];
     const before = memory.last;
-    const limits = CONDITION_LIMITS;
+    const limits = this.limits;
     if (!before.ignition && report.ignition) began.push('ignitionOn');
     if (before.ignition && !report.ignition) began.push('ignitionOff');
 

@@ -207,10 +207,14 @@ export class SimulatedVehicle {
     ][]) {
       if (this.canHave(kind)) this.due.set(kind, this.incidents.between(...timing.first));
     }
-    // Most vehicles are on the road when the simulation starts, so a demo shows movement at once.
+    // Most vehicles are on the road when the simulation starts, so a demo shows movement at once: part
+    // of the way along a route already, so that stops (and what happens at them) come soon too.
     if (random.chance(0.7)) {
       this.coolantC = COOLANT_RUNNING_C;
       this.planRoute();
+      this.segmentIndex = random.integer(0, Math.floor((this.route.length - 1) / 2));
+      this.position = this.route[this.segmentIndex].from;
+      this.enterSegment();
       this.phase = 'driving';
     } else {
       this.coolantC = random.between(20, 70);
