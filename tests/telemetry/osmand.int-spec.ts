@@ -180,6 +180,39 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
     expect(await stored(vehicleId)).toBe(3);
   });
 
+  it('stores engine RPM and coolant temperature from both entrances under the contract names', async () => {
+    const { imei, vehicleId } = await newTracker();
+    // Traccar's attribute names on the tracker port, in any letter case.
+    expect(
+      (await h.osmand({ id: imei, timestamp: base + 300, lat: 52, lon: 13, rpm: 4250, CoolantTemp: 107.5 }))
+        .status,
+    ).toBe(200);
+    const refused = await h.osmand({ id: imei, timestamp: base + 301, lat: 52, lon: 13, coolantTemp: 400 });
+    expect([refused.status, refused.body]).toEqual([400, 'coolantTemp: "400" is outside -60..250']);
+    const accepted = await batch({
+      positions: [
+        {
+          deviceId: imei,
+          timestamp: new Date((base + 302) * 1000).toISOString(),
+          lat: 52.01,
+          lon: 13.01,
+          rpm: 900,
+          coolantTempC: 88,
+        },
+      ],
+    });
+    expect([accepted.statusCode, accepted.json()]).toEqual([200, { accepted: 1 }]);
+    await h.storedPositions(vehicleId, 2);
+    const { rows } = await h.database.pool.query(
+      'SELECT readings FROM query.positions WHERE vehicle_id = $1 ORDER BY fix_time',
+      [vehicleId],
+    );
+    expect(rows.map((row) => [row.readings.rpm, row.readings.coolantTempC])).toEqual([
+      [4250, 107.5],
+      [900, 88],
+    ]);
+  });
+
   it('takes a batch only with a token granted positions:write that reaches every vehicle in it', async () => {
     const { imei, vehicleId } = await newTracker();
     const payload = {

@@ -15,9 +15,7 @@ describe('the fleet simulator against the device port (real PostgreSQL)', () => 
     h = await TelemetryContext.open();
     const company = await h.newCompany({ name: 'Simulated Fleet', timeZone: 'Europe/Berlin' });
     for (const [index, imei] of imeis.entries()) {
-      vehicleIds.push(
-        (await h.newVehicle({ name: `Sim ${index + 1}`, imei, companyIds: [company] })).id,
-      );
+      vehicleIds.push((await h.newVehicle({ name: `Sim ${index + 1}`, imei, companyIds: [company] })).id);
     }
     token = await h.token(await h.newApiKey(company));
   });
@@ -66,13 +64,34 @@ describe('the fleet simulator against the device port (real PostgreSQL)', () => 
         course: last.course,
         ignition: last.ignition,
         voltage: last.powerV,
-        fuelLevel: last.fuelLevel,
+        // The electric van (the second vehicle) has no tank.
+        fuelLevel: last.fuelLevel ?? null,
         isDoorLocked: last.doorLocked,
       });
       // Knots on the wire, km/h in the record: the round trip loses at most the knots' rounding.
       expect(Math.abs(record.speed - last.speedKmh)).toBeLessThanOrEqual(0.1);
       expect(record.odometer).toBeCloseTo(last.odometerM / 1000, 3);
     }
+  });
+
+  it('delivers the readings the alert rules need, under the contract names', async () => {
+    const readings = async (vehicleId: number, condition: string) =>
+      Number(
+        (
+          await h.database.pool.query(
+            `SELECT count(*) AS n FROM query.positions WHERE vehicle_id = $1 AND ${condition}`,
+            [vehicleId],
+          )
+        ).rows[0].n,
+      );
+    const [cutTracker, electricVan, combustion] = vehicleIds;
+    expect(await readings(combustion, `(readings->>'rpm')::float > 4000`)).toBeGreaterThan(0);
+    expect(await readings(combustion, `(readings->>'coolantTempC')::float > 105`)).toBeGreaterThan(0);
+    expect(await readings(combustion, `(readings->>'powerV')::float BETWEEN 1 AND 11.8`)).toBeGreaterThan(0);
+    expect(await readings(cutTracker, `(readings->>'powerV')::float = 0`)).toBeGreaterThan(0);
+    expect(await readings(electricVan, `(readings->>'charging')::boolean`)).toBeGreaterThan(0);
+    expect(await readings(electricVan, `readings ? 'rpm'`)).toBe(0);
+    expect(await readings(combustion, `readings ? 'charging'`)).toBe(0);
   });
 
   it('gives trips cut at the simulated stops, with the driven distance', async () => {

@@ -20,8 +20,9 @@ const USAGE = `Fleet Telemetry admin CLI: npm run admin -- <command> [options]
   api-keys:delete       --id ID
   users:create          --user-name U --company ID [--company ID ...]   (password from ADMIN_USER_PASSWORD)
   vehicles:list
-  vehicles:register     --name N --imei I [--vin V] --company ID [--company ID ...]
+  vehicles:register     --name N --imei I [--vin V] --company ID [--company ID ...] [--tag T ...]
   vehicles:map          --id ID --company ID [--company ID ...]
+  vehicles:tag          --id ID (--tag T [--tag T ...] | --clear)   (replaces the vehicle's tags)
   geofences:list        --company ID
   geofences:create      --company ID --name N (--circle LAT,LNG,RADIUS_M | --polygon '<GeoJSON Polygon>')
   geofences:update      --company ID --id ID [--name N] [--circle LAT,LNG,RADIUS_M | --polygon '<GeoJSON Polygon>']
@@ -159,6 +160,8 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       tags: { type: 'string' },
       settings: { type: 'string' },
       active: { type: 'string' },
+      tag: { type: 'string', multiple: true },
+      clear: { type: 'boolean' },
     },
   });
   const auth = <T>(work: (admin: ReturnType<typeof createAuthAdmin>) => Promise<T>) =>
@@ -223,6 +226,7 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
           imei: required(values.imei, 'imei'),
           vin: values.vin,
           companyIds: ids(values.company, 'company'),
+          tags: values.tag,
         }),
       );
     case 'vehicles:map':
@@ -267,6 +271,12 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       );
     case 'alert-configurations:delete':
       return alerts((admin) => admin.configurations.delete(company(), id(values.id, 'id')));
+    case 'vehicles:tag': {
+      // Clearing is explicit: a forgotten --tag must not wipe a vehicle's tags.
+      if (Boolean(values.clear) === (values.tag !== undefined))
+        throw new UsageError('give either --tag (one or more) or --clear');
+      return registry((admin) => admin.vehicles.setTags(id(values.id, 'id'), values.tag ?? []));
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

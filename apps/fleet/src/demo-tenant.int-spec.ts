@@ -7,7 +7,9 @@ import { CompanyDirectory } from '@fleet/platform';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
 import { TestContext, TestDatabase, waitFor } from '@fleet/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DemoCredentials, ensureDemoTenant } from './demo-tenant';
+import { VehicleRegistry } from '@fleet/query-api-service';
+import { DemoAlertServices } from './demo-alerts';
+import { DemoCredentials, DEMO_VEHICLES, ensureDemoTenant } from './demo-tenant';
 
 const URLS = { baseUrl: 'http://localhost:3000', osmand: 'http://localhost:5055' };
 
@@ -35,7 +37,7 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const seed = () => ensureDemoTenant(app, dataDir, URLS);
+  const seed = (alertServices?: DemoAlertServices) => ensureDemoTenant(app, dataDir, URLS, alertServices);
   const credentials = async () => JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
   const count = async (sql: string) => Number((await database.pool.query(sql)).rows[0].n);
 
@@ -103,6 +105,73 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
     await companiesProjected();
     expect(await tokenStatus(first.companies[0].apiKey)).toBe(200);
     expect(await userTokenStatus(first.users[0].userName, first.users[0].password)).toBe(200);
+  });
+
+  it('tags the demo vehicles, and tags the untagged ones of an older tenant without touching set ones', async () => {
+    await seed();
+    const stored = async () =>
+      (await database.pool.query('SELECT name, tags FROM query.vehicles ORDER BY id')).rows.map((row) => [
+        row.name,
+        row.tags,
+      ]);
+    expect(await stored()).toEqual(DEMO_VEHICLES.map((vehicle) => [vehicle.name, vehicle.tags]));
+    expect((await credentials()).vehicles.map((vehicle) => vehicle.tags)).toEqual(
+      DEMO_VEHICLES.map((vehicle) => vehicle.tags),
+    );
+    // A tenant seeded before vehicles had tags, and one vehicle an operator has tagged since.
+    const registry = app.get(VehicleRegistry);
+    const [first, second] = (await credentials()).vehicles;
+    await database.pool.query(`UPDATE query.vehicles SET tags = '{}'`);
+    await registry.setTags(second.id, ['operator-set']);
+
+    expect(await seed()).toEqual({ file, created: false });
+
+    expect((await stored())[0]).toEqual([first.name, DEMO_VEHICLES[0].tags]);
+    expect((await stored())[1]).toEqual([second.name, ['operator-set']]);
+    expect((await credentials()).vehicles[1].tags).toEqual(['operator-set']);
+  });
+
+  it('lists no geofences and alerts without the alert services, and those it made with them, once', async () => {
+    await seed();
+    expect(await credentials()).toMatchObject({ geofences: [], alerts: [] });
+
+    // In memory here, as alert-engine's GeofencesService and AlertConfigurationsService would keep them.
+    let nextId = 0;
+    const geofences: { id: number; companyId: number; name: string }[] = [];
+    const configurations: { id: number; companyId: number; name: string; alertTypeId: number }[] = [];
+    const services: DemoAlertServices = {
+      geofences: {
+        create: async (companyId, input) => {
+          geofences.push({ id: (nextId += 1), companyId, name: input.name });
+          return { id: nextId };
+        },
+        list: async (companyId) => geofences.filter((row) => row.companyId === companyId),
+      },
+      configurations: {
+        create: async (companyId, input) => {
+          configurations.push({
+            id: (nextId += 1),
+            companyId,
+            name: input.name,
+            alertTypeId: input.alertTypeId,
+          });
+          return { id: nextId };
+        },
+        list: async (companyId) => configurations.filter((row) => row.companyId === companyId),
+      },
+    };
+    await seed(services);
+    const withAlerts = await credentials();
+    expect(withAlerts.geofences).toEqual(geofences);
+    expect(withAlerts.alerts).toEqual(configurations);
+    const companyIds = new Set(withAlerts.companies.map((company) => company.id));
+    expect(withAlerts.alerts.every((alert) => companyIds.has(alert.companyId))).toBe(true);
+
+    await unlink(file);
+    await seed(services);
+    expect((await credentials()).geofences).toEqual(withAlerts.geofences);
+    expect((await credentials()).alerts).toEqual(withAlerts.alerts);
+    expect(configurations).toHaveLength(withAlerts.alerts.length);
   });
 
   it('without its file finds the tenant, issues new keys and a new password, and rewrites the file', async () => {

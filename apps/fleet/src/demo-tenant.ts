@@ -5,9 +5,10 @@ import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-serv
 import { Actions, CompanyStatus } from '@fleet/contracts';
 import { VehicleRegistry } from '@fleet/query-api-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
+import { DemoAlertCredentials, DemoAlertServices, ensureDemoAlerts } from './demo-alerts';
 
-/** The contract of `.data/demo-credentials.json` (documented in README.md). */
-export interface DemoCredentials {
+/** The contract of `.data/demo-credentials.json` (documented in docs/auth.md). */
+export interface DemoCredentials extends DemoAlertCredentials {
   baseUrl: string;
   /**
    * The tracker port, and the batch endpoint with a key of the top company granted `positions:write`
@@ -16,10 +17,10 @@ export interface DemoCredentials {
   ingest: { osmand: string; batch: { url: string; apiKey: string } };
   companies: { id: number; name: string; parentId: number | null; status: CompanyStatus; apiKey: string }[];
   users: { userName: string; password: string; companyId: number }[];
-  vehicles: { id: number; name: string; imei: string; vin: string; companyIds: number[] }[];
+  vehicles: { id: number; name: string; imei: string; vin: string; companyIds: number[]; tags: string[] }[];
 }
 
-interface DemoCompany {
+export interface DemoCompany {
   name: string;
   parent?: string;
   status?: CompanyStatus;
@@ -27,7 +28,7 @@ interface DemoCompany {
 }
 
 // Top company first: `companies[0]` of the credentials file is the top of the tree.
-const DEMO_COMPANIES: DemoCompany[] = [
+export const DEMO_COMPANIES: readonly DemoCompany[] = [
   { name: 'Demo Logistics', timeZone: 'Europe/Berlin' },
   { name: 'Demo Logistics North', parent: 'Demo Logistics', timeZone: 'Europe/Berlin' },
   { name: 'Demo Logistics South', parent: 'Demo Logistics', timeZone: 'Europe/Madrid' },
@@ -41,15 +42,16 @@ const DEMO_COMPANIES: DemoCompany[] = [
 ];
 
 // A vehicle mapped to two companies shows the rule that a sub-company's vehicle is listed by its parent
-// only when it is mapped to the parent too.
-const DEMO_VEHICLES: { name: string; companies: string[] }[] = [
-  { name: 'Van 01', companies: ['Demo Logistics'] },
-  { name: 'Van 02', companies: ['Demo Logistics'] },
-  { name: 'Truck North 1', companies: ['Demo Logistics North', 'Demo Logistics'] },
-  { name: 'Truck North 2', companies: ['Demo Logistics North'] },
-  { name: 'Courier Bike 1', companies: ['Demo Couriers Harbour'] },
-  { name: 'Truck South 1', companies: ['Demo Logistics South'] },
-  { name: 'Freight Hauler 1', companies: ['Demo Suspended Freight'] },
+// only when it is mapped to the parent too. The order is the simulator's (fleetTraits): the second and
+// the seventh vehicle are electric, the first has the tracker with the loose power connector.
+export const DEMO_VEHICLES: readonly { name: string; companies: string[]; tags: string[] }[] = [
+  { name: 'Van 01', companies: ['Demo Logistics'], tags: ['van'] },
+  { name: 'Van 02', companies: ['Demo Logistics'], tags: ['van', 'electric'] },
+  { name: 'Truck North 1', companies: ['Demo Logistics North', 'Demo Logistics'], tags: ['truck'] },
+  { name: 'Truck North 2', companies: ['Demo Logistics North'], tags: ['truck', 'refrigerated'] },
+  { name: 'Courier Bike 1', companies: ['Demo Couriers Harbour'], tags: ['bike'] },
+  { name: 'Truck South 1', companies: ['Demo Logistics South'], tags: ['truck'] },
+  { name: 'Freight Hauler 1', companies: ['Demo Suspended Freight'], tags: ['truck', 'electric'] },
 ];
 
 const DEMO_USER = 'demo';
@@ -57,7 +59,7 @@ const DEMO_KEY_LABEL = 'demo';
 const DEMO_INTEGRATOR_KEY_LABEL = 'demo-integrator';
 
 /** The demo vehicles' natural keys: fixed, so that a second run finds what the first registered. */
-const demoImei = (index: number) => `35693803${String(index + 1).padStart(7, '0')}`;
+export const demoImei = (index: number) => `35693803${String(index + 1).padStart(7, '0')}`;
 const demoVin = (index: number) => `WDB9066351S${String(100_000 + index + 1)}`;
 
 /** Not a fixed string: a demo data directory should not share a password with every other one. */
@@ -86,11 +88,14 @@ async function readCredentials(file: string): Promise<DemoCredentials | undefine
  * the database accepts is kept; any other is replaced (a company's old demo keys deleted, a fresh one
  * issued; the user's password reset). The file is then rewritten from the database, mode 0600.
  * `created` says whether this run registered the demo vehicles (so they have no history yet).
+ * With `alertServices`, the demo companies also get their geofences and alert configurations
+ * (demo-alerts.ts), found and completed the same way; without, the file lists none.
  */
 export async function ensureDemoTenant(
   app: INestApplicationContext,
   dataDir: string,
   urls: { baseUrl: string; osmand: string },
+  alertServices?: DemoAlertServices,
 ): Promise<{ file: string; created: boolean }> {
   const file = join(dataDir, 'demo-credentials.json');
   const previous = await readCredentials(file);
@@ -144,8 +149,14 @@ export async function ensureDemoTenant(
         imei: demoImei(index),
         vin: demoVin(index),
         companyIds: demo.companies.map((name) => ids.get(name)!),
+        tags: demo.tags,
       });
       vehiclesCreated += 1;
+      changed = true;
+    } else if (vehicle.tags.length === 0) {
+      // Registered before vehicles had tags: the demo's alert configurations match on them. Tags an
+      // operator has set are theirs.
+      vehicle = await registry.setTags(vehicle.id, demo.tags);
       changed = true;
     }
     credentialVehicles.push({
@@ -154,8 +165,18 @@ export async function ensureDemoTenant(
       imei: vehicle.imei,
       vin: vehicle.vin ?? '',
       companyIds: vehicle.companyIds,
+      tags: vehicle.tags,
     });
   }
+
+  const alerts = alertServices
+    ? await ensureDemoAlerts(
+        alertServices,
+        ids,
+        new Map(credentialVehicles.map((vehicle, index) => [DEMO_VEHICLES[index].name, vehicle.id])),
+      )
+    : { geofences: [], alerts: [], created: 0 };
+  if (alerts.created > 0) changed = true;
 
   const top = credentialCompanies[0].id;
   let integratorKey = previous?.ingest?.batch?.apiKey;
@@ -193,6 +214,8 @@ export async function ensureDemoTenant(
     companies: credentialCompanies,
     users: [{ userName: user.userName, password, companyId: user.companyIds[0] ?? top }],
     vehicles: credentialVehicles,
+    geofences: alerts.geofences,
+    alerts: alerts.alerts,
   };
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   // The mode of writeFile applies only to a new file; one made by hand may be readable by others.
@@ -203,6 +226,7 @@ export async function ensureDemoTenant(
       msg: created ? 'demo tenant created' : 'demo tenant completed, or its lost secrets renewed',
       companies: credentialCompanies.length,
       vehiclesCreated,
+      geofencesAndAlertsCreated: alerts.created,
     });
   }
   return { file, created: vehiclesCreated === DEMO_VEHICLES.length };

@@ -1,4 +1,6 @@
+import { ConditionTracker } from './alert-conditions';
 import { FleetSimulator } from './fleet-simulator';
+import { RoadNetwork } from './road-network';
 import { SendOutcome } from './osmand-sender';
 import { SimulatedReport } from './simulated-vehicle';
 
@@ -69,6 +71,13 @@ describe('FleetSimulator', () => {
     expect(stats).toMatchObject({ vehicles: 3, rejected: 0, failed: 0, retries: 0 });
     expect(stats.accepted).toBe(port.received.length);
     expect(stats.reports).toBe(port.received.length);
+    // The alert conditions of every report made, as a tracker of its own sees them.
+    const tracker = new ConditionTracker(new RoadNetwork());
+    for (const report of port.received) tracker.observe(report);
+    expect(stats.conditions).toEqual(tracker.counts);
+    expect(
+      stats.conditions.ignitionOn + stats.conditions.longIdle + stats.conditions.lowVoltage,
+    ).toBeGreaterThan(0);
   });
 
   it('sends a report again after a 503 or no answer, and counts a 4xx as rejected without retrying', async () => {

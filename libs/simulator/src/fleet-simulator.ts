@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { ConditionCounts, ConditionTracker } from './alert-conditions';
 import { ReportSender } from './osmand-sender';
 import { hashText, Random } from './random';
 import { RoadNetwork } from './road-network';
-import { SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
+import { fleetTraits, SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
 
 export interface FleetSimulatorOptions {
   /** The trackers to simulate; each must be registered for its reports to be accepted. */
@@ -51,6 +52,8 @@ export interface SimulationStats {
   /** Reports above 90 km/h. */
   speedingReports: number;
   areasVisited: string[];
+  /** Episodes the alert rules fire on, as the reports made show them (ConditionTracker). */
+  conditions: ConditionCounts;
 }
 
 const LATENCY_SAMPLES = 20_000;
@@ -78,6 +81,7 @@ export class FleetSimulator {
   private readonly problems = new Map<string, number>();
   private readonly latencies: number[] = [];
   private readonly areasVisited = new Set<string>();
+  private readonly conditions: ConditionTracker;
   private readonly random: Random;
   private startedAt = 0;
   private simulatedFrom = 0;
@@ -89,11 +93,19 @@ export class FleetSimulator {
     this.clock = options.clock ?? Date.now;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.network = options.network ?? new RoadNetwork();
+    this.conditions = new ConditionTracker(this.network);
     this.random = new Random(options.seed ?? 1);
     const start = this.startTime();
     this.vehicles = options.imeis.map(
       (imei, index) =>
-        new SimulatedVehicle(imei, this.network, this.random.fork(hashText(imei)), start, index + 1),
+        new SimulatedVehicle(
+          imei,
+          this.network,
+          this.random.fork(hashText(imei)),
+          start,
+          index + 1,
+          fleetTraits(index),
+        ),
     );
   }
 
@@ -124,6 +136,7 @@ export class FleetSimulator {
       acceptedPerSecond: wallSeconds > 0 ? Math.round(this.counts.accepted / wallSeconds) : 0,
       latencyMs: { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 },
       areasVisited: [...this.areasVisited].sort(),
+      conditions: { ...this.conditions.counts },
     };
   }
 
@@ -161,6 +174,7 @@ export class FleetSimulator {
     this.counts.maxSpeedKmh = Math.max(this.counts.maxSpeedKmh, report.speedKmh);
     if (report.speedKmh > 90) this.counts.speedingReports += 1;
     for (const area of this.network.areasAt(report)) this.areasVisited.add(area.name);
+    this.conditions.observe(report);
   }
 
   private async deliver(report: SimulatedReport): Promise<void> {

@@ -1,3 +1,4 @@
+export * from './alert-conditions';
 export * from './fleet-simulator';
 export * from './osmand-query';
 export * from './osmand-sender';

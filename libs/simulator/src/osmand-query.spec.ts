@@ -19,8 +19,9 @@ const report: SimulatedReport = {
   engineHours: 12.5,
   powerV: 14.1,
   batteryLevel: 87.5,
-  charging: true,
   fuelLevel: 61.5,
+  rpm: 2150,
+  coolantTempC: 91.5,
   doorLocked: false,
   engineEnabled: true,
   driver: 'DRV 0001',
@@ -43,18 +44,39 @@ describe('toOsmAndQuery', () => {
       sat: '9',
       rssi: '4',
       batt: '87.5',
-      charge: 'true',
       ignition: 'true',
       motion: 'true',
       odometer: '1523.4',
       hours: '12.5',
       power: '14.1',
       fuel: '61.5',
+      rpm: '2150',
+      coolantTemp: '91.5',
       lock: 'false',
       engine: 'true',
       driver: 'DRV 0001',
       dtcs: 'P0300,P0171',
     });
+  });
+
+  it("sends an electric van's charging, charger power and range, and no fuel or engine readings", () => {
+    const fields = new URLSearchParams(
+      toOsmAndQuery({
+        ...report,
+        charging: true,
+        chargerPowerKw: 11,
+        batteryRangeKm: 280,
+        fuelLevel: undefined,
+        rpm: undefined,
+        coolantTempC: undefined,
+      }),
+    );
+    expect([fields.get('charge'), fields.get('chargerpower'), fields.get('range')]).toEqual([
+      'true',
+      '11',
+      '280',
+    ]);
+    expect(['fuel', 'rpm', 'coolantTemp'].filter((name) => fields.has(name))).toEqual([]);
   });
 
   it('leaves out readings the vehicle does not have', () => {

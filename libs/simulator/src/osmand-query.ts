@@ -3,7 +3,8 @@ import { SimulatedReport } from './simulated-vehicle';
 
 /**
  * The OsmAnd query string of a report, as a hardware tracker sends it: speed in knots, time in Unix
- * seconds, booleans as true/false (field meanings and units: docs/osmand.md).
+ * seconds, booleans as true/false, the OBD readings under Traccar's names (field meanings and units:
+ * docs/osmand.md). Readings the vehicle does not have are left out.
  */
 export function toOsmAndQuery(report: SimulatedReport): string {
   const fields: [string, string | number | boolean | undefined][] = [
@@ -26,6 +27,10 @@ export function toOsmAndQuery(report: SimulatedReport): string {
     ['hours', report.engineHours],
     ['power', report.powerV],
     ['fuel', report.fuelLevel],
+    ['chargerpower', report.chargerPowerKw],
+    ['range', report.batteryRangeKm],
+    ['rpm', report.rpm],
+    ['coolantTemp', report.coolantTempC],
     ['lock', report.doorLocked],
     ['engine', report.engineEnabled],
     ['driver', report.driver],

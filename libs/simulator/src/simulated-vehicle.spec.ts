@@ -1,12 +1,13 @@
 import { haversineMetres } from '@fleet/geo';
+import { Condition, ConditionTracker } from './alert-conditions';
 import { Random } from './random';
 import { RoadNetwork } from './road-network';
-import { SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
+import { fleetTraits, SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
 
 const START = Date.UTC(2026, 10, 2, 6, 0, 0);
 const network = new RoadNetwork();
 
-/** `hours` of `count` vehicles reporting every `intervalS` seconds. */
+/** `hours` of `count` vehicles reporting every `intervalS` seconds; traits dealt as FleetSimulator does. */
 function simulate(count: number, intervalS: number, hours = 6, seed = 7): SimulatedReport[][] {
   const random = new Random(seed);
   return Array.from({ length: count }, (_, index) => {
@@ -16,6 +17,7 @@ function simulate(count: number, intervalS: number, hours = 6, seed = 7): Simula
       random.fork(index),
       START,
       index,
+      fleetTraits(index),
     );
     const reports: SimulatedReport[] = [];
     for (let t = START; t <= START + hours * 3_600_000; t += intervalS * 1000)
@@ -24,10 +26,21 @@ function simulate(count: number, intervalS: number, hours = 6, seed = 7): Simula
   });
 }
 
+/** When each condition began in a track, minutes after START. */
+function conditionsOf(track: SimulatedReport[]): { condition: Condition; minute: number }[] {
+  const tracker = new ConditionTracker(network);
+  return track.flatMap((report) =>
+    tracker.observe(report).map((condition) => ({ condition, minute: (report.time - START) / 60_000 })),
+  );
+}
+
 // Checks over tens of thousands of reports collect the offenders and assert once (expect() per report is slow).
 const fleet = simulate(20, 5);
 const reports = fleet.flat();
 const pairs = fleet.flatMap((track) => track.slice(1).map((report, i) => [track[i], report] as const));
+const electric = fleet.filter((_, index) => fleetTraits(index).electric).flat();
+const combustion = fleet.filter((_, index) => !fleetTraits(index).electric).flat();
+const conditions = fleet.map(conditionsOf);
 
 describe('a simulated vehicle', () => {
   it('never moves further between two reports than it could drive, and its odometer covers the way', () => {
@@ -96,25 +109,157 @@ describe('a simulated vehicle', () => {
     expect(left.size).toBeGreaterThanOrEqual(3);
   });
 
-  it('drains a weak battery while parked and dips the voltage when cranking', () => {
+  it('drains a weak battery while parked, and dips the voltage a little when cranking', () => {
     expect(reports.some((report) => !report.ignition && report.powerV < 11.8)).toBe(true);
+    // Running, the alternator holds 13.6–14.2 V but for the short dips and cuts of incidents.
     const running = reports.filter((report) => report.ignition && report.speedKmh > 0);
-    expect(running.filter((report) => report.powerV < 13.5 || !report.charging)).toEqual([]);
-    const cranks = pairs.filter(([before, after]) => !before.ignition && after.ignition);
-    expect(cranks.length).toBeGreaterThan(0);
-    expect(cranks.filter(([, after]) => after.powerV >= 11.5)).toEqual([]);
+    const low = running.filter((report) => report.powerV < 13.5);
+    expect(low.length / running.length).toBeLessThan(0.05);
+    expect(running.filter((report) => report.powerV > 14.2)).toEqual([]);
+    // A crank pulls a healthy battery down, but not below the low-battery alert's 11.8 V.
+    const cranks = pairs.filter(
+      ([before, after]) => !before.ignition && after.ignition && after.rpm !== undefined && after.powerV > 0,
+    );
+    expect(cranks.length).toBeGreaterThan(20);
+    expect(cranks.filter(([, after]) => !(after.powerV >= 11.9 && after.powerV <= 12.4))).toEqual([]);
   });
 
   it('keeps fuel within the tank and readings within their documented ranges', () => {
     const offenders = reports.filter(
       (report) =>
-        !(report.fuelLevel >= 0 && report.fuelLevel <= 100) ||
         !(report.batteryLevel >= 0 && report.batteryLevel <= 100) ||
         !(report.signal >= 0 && report.signal <= 5) ||
-        ![0, 90, 180, 270].includes(report.course),
+        ![0, 90, 180, 270].includes(report.course) ||
+        !(report.powerV === 0 || (report.powerV >= 11 && report.powerV <= 14.2)),
     );
     expect(offenders).toEqual([]);
+    expect(combustion.filter((report) => !(report.fuelLevel! >= 0 && report.fuelLevel! <= 100))).toEqual([]);
   });
+
+  it('reads engine speed and coolant temperature of running combustion engines only, in their ranges', () => {
+    const withEngine = (report: SimulatedReport) =>
+      report.rpm !== undefined || report.coolantTempC !== undefined;
+    expect(electric.filter(withEngine)).toEqual([]);
+    expect(combustion.filter((report) => withEngine(report) !== report.ignition)).toEqual([]);
+    const running = combustion.filter((report) => report.ignition);
+    expect(
+      running.filter(
+        (report) =>
+          !(report.rpm! >= 650 && report.rpm! <= 5_300) ||
+          !(report.coolantTempC! >= 10 && report.coolantTempC! <= 115) ||
+          (report.speedKmh === 0 && report.rpm! > 900 && report.rpm! <= 4_000),
+      ),
+    ).toEqual([]);
+    // Warmed up, an engine runs at about 90 °C; above 105 °C and 4,000 rpm are the rare incidents.
+    const warm = running.filter((report) => report.coolantTempC! > 85);
+    expect(warm.filter((report) => report.coolantTempC! > 105).length / warm.length).toBeLessThan(0.1);
+    expect(running.filter((report) => report.rpm! > 4_000).length / running.length).toBeLessThan(0.01);
+  });
+
+  it('charges an electric vehicle at its stops with the ignition off, and reports no fuel', () => {
+    expect(electric.length).toBeGreaterThan(0);
+    expect(
+      electric.filter(
+        (report) =>
+          report.charging === undefined ||
+          (report.charging && report.ignition) ||
+          (report.chargerPowerKw !== undefined) !== report.charging ||
+          report.fuelLevel !== undefined ||
+          report.batteryRangeKm === undefined,
+      ),
+    ).toEqual([]);
+    expect(
+      combustion.filter((report) => report.charging !== undefined || report.chargerPowerKw !== undefined),
+    ).toEqual([]);
+    const evPairs = pairs.filter(([before]) => before.charging !== undefined);
+    const charged = evPairs.filter(([before, after]) => before.charging && after.charging);
+    expect(charged.length).toBeGreaterThan(0);
+    expect(charged.filter(([before, after]) => after.batteryLevel < before.batteryLevel)).toEqual([]);
+    expect(evPairs.filter(([before, after]) => !before.charging && after.charging).length).toBeGreaterThan(2);
+  });
+
+  it('goes through every alert condition within the first quarter of an hour, somewhere in the fleet', () => {
+    const early = new Set(
+      conditions
+        .flat()
+        .filter(({ minute }) => minute <= 15)
+        .map(({ condition }) => condition),
+    );
+    expect([...early].sort()).toEqual(
+      [
+        'areaEntries',
+        'areaExits',
+        'chargingStarts',
+        'harshAcceleration',
+        'harshBraking',
+        'highRpm',
+        'ignitionOff',
+        'ignitionOn',
+        'longIdle',
+        'lowVoltage',
+        'overheat',
+        'powerCut',
+        'speeding',
+      ].sort(),
+    );
+  });
+
+  it('gives each vehicle every incident its kind can have, the rare ones rarely', () => {
+    const shouldHave = (index: number): Condition[] => [
+      'speeding',
+      'harshBraking',
+      'harshAcceleration',
+      'longIdle',
+      'lowVoltage',
+      'ignitionOn',
+      'ignitionOff',
+      ...(fleetTraits(index).electric ? (['chargingStarts'] as const) : (['highRpm', 'overheat'] as const)),
+      ...(fleetTraits(index).loosePowerConnector ? (['powerCut'] as const) : []),
+    ];
+    const missing = conditions.flatMap((seen, index) =>
+      shouldHave(index)
+        .filter((condition) => !seen.some((entry) => entry.condition === condition))
+        .map((condition) => `${index}: ${condition}`),
+    );
+    expect(missing).toEqual([]);
+    const count = (index: number, condition: Condition) =>
+      conditions[index].filter((entry) => entry.condition === condition).length;
+    const rare = fleet.flatMap((_, index) =>
+      (['powerCut', 'highRpm', 'overheat'] as const)
+        .filter((condition) => count(index, condition) > 4)
+        .map((condition) => `${index}: ${count(index, condition)} × ${condition} in 6 h`),
+    );
+    expect(rare).toEqual([]);
+    const cut = fleet.flatMap((_, index) => (count(index, 'powerCut') > 0 ? [index] : []));
+    expect(cut).toEqual(fleet.flatMap((_, index) => (fleetTraits(index).loosePowerConnector ? [index] : [])));
+  });
+
+  it.each([1, 2, 3, 5])(
+    'makes harsh manoeuvres that reports %i s apart see whole, and no others',
+    (intervalS) => {
+      const tracks = simulate(6, intervalS, 3);
+      const seen = tracks.map(conditionsOf).flat();
+      expect(seen.filter(({ condition }) => condition === 'harshBraking').length).toBeGreaterThanOrEqual(6);
+      expect(seen.filter(({ condition }) => condition === 'harshAcceleration').length).toBeGreaterThanOrEqual(
+        6,
+      );
+      // Only the incidents: an emergency stop from at least 85 km/h, a harsh start from standing.
+      const harsh = tracks.flatMap((track) =>
+        track.slice(1).flatMap((after, i) => {
+          const before = track[i];
+          const g = (after.speedKmh - before.speedKmh) / 3.6 / intervalS / 9.81;
+          return Math.abs(g) >= 0.45 ? [{ before, after, g }] : [];
+        }),
+      );
+      const starts = harsh.filter(
+        ({ before, g }, i) =>
+          i === 0 || harsh[i - 1].after !== before || Math.sign(harsh[i - 1].g) !== Math.sign(g),
+      );
+      expect(
+        starts.filter(({ before, g }) => (g < 0 ? before.speedKmh < 85 : before.speedKmh !== 0)),
+      ).toEqual([]);
+    },
+  );
 
   it('is the same fleet for the same seed and another one for another seed', () => {
     expect(simulate(2, 30, 1)).toEqual(simulate(2, 30, 1));

@@ -1,6 +1,6 @@
 import { haversineMetres, LatLng } from '@fleet/geo';
 import { Random } from './random';
-import { RoadNetwork, RoadSegment } from './road-network';
+import { RoadNetwork, RoadSegment, STREET_LIMIT_KMH } from './road-network';
 
 /** One report of a simulated tracker, in the platform's units (converted to OsmAnd's on the wire). */
 export interface SimulatedReport {
@@ -21,12 +21,22 @@ export interface SimulatedReport {
   motion: boolean;
   odometerM: number;
   engineHours: number;
-  /** External (vehicle battery) voltage. */
+  /** External (vehicle battery) voltage; 0 while the tracker's power is cut. */
   powerV: number;
-  /** The tracker's own battery, percent. */
+  /** Percent: the tracker's own battery, or the traction battery of an electric vehicle. */
   batteryLevel: number;
-  charging: boolean;
-  fuelLevel: number;
+  /** Electric vehicles only: plugged in and charging. */
+  charging?: boolean;
+  /** Electric vehicles only, while charging. */
+  chargerPowerKw?: number;
+  /** Electric vehicles only. */
+  batteryRangeKm?: number;
+  /** Combustion vehicles only. */
+  fuelLevel?: number;
+  /** Combustion vehicles with the ignition on (an OBD reading). */
+  rpm?: number;
+  /** Combustion vehicles with the ignition on (an OBD reading), °C. */
+  coolantTempC?: number;
   doorLocked: boolean;
   engineEnabled: boolean;
   driver?: string;
@@ -35,24 +45,96 @@ export interface SimulatedReport {
 
 /**
  * What a vehicle is doing. Parked and delivering have the ignition off; starting (engine warming up) and
- * waiting (a traffic light) have it on with the vehicle standing still.
+ * waiting (a traffic light, a jam, a gate) have it on with the vehicle standing still.
  */
 export type VehiclePhase = 'parked' | 'delivering' | 'starting' | 'driving' | 'waiting';
 
+/**
+ * What a vehicle is, dealt by its place in the fleet (see fleetTraits) so that any small fleet has one
+ * of each: an electric van, and a tracker with a loose power connector.
+ */
+export interface VehicleTraits {
+  /** No fuel, engine speed or coolant; a traction battery that charges at stops. */
+  electric: boolean;
+  /** Now and then the tracker loses the vehicle's power for a few minutes (it reports 0 V). */
+  loosePowerConnector: boolean;
+}
+
+/** The traits of the fleet's `index`-th vehicle (0-based): the 2nd, 7th, 12th... is electric; the 1st, 11th... has the loose connector. */
+export function fleetTraits(index: number): VehicleTraits {
+  return { electric: index % 5 === 1, loosePowerConnector: index % 10 === 0 };
+}
+
+/**
+ * The things that make alerts, each one an episode a vehicle goes through now and then: the first one
+ * early (so that a demo shows every alert type within minutes of its start, and a history fill holds
+ * them all), the next ones after long gaps (the rarer, the longer). An incident that is due waits for
+ * the moment it can happen (a harsh brake needs speed, an overheating engine must be running).
+ */
+export type IncidentKind =
+  | 'speeding'
+  | 'harshBraking'
+  | 'harshAcceleration'
+  | 'longIdle'
+  | 'voltageDip'
+  | 'highRpm'
+  | 'overheat'
+  | 'powerCut';
+
+/** Seconds from the start until the first one is due, and between one and the next. */
+const INCIDENT_TIMING: Record<IncidentKind, { first: [number, number]; gap: [number, number] }> = {
+  speeding: { first: [30, 300], gap: [1_200, 3_600] },
+  harshBraking: { first: [60, 420], gap: [1_800, 4_800] },
+  harshAcceleration: { first: [30, 360], gap: [1_800, 4_800] },
+  longIdle: { first: [30, 240], gap: [2_400, 6_000] },
+  voltageDip: { first: [60, 420], gap: [3_600, 7_200] },
+  highRpm: { first: [60, 420], gap: [5_400, 10_800] },
+  overheat: { first: [60, 360], gap: [7_200, 14_400] },
+  powerCut: { first: [120, 420], gap: [7_200, 14_400] },
+};
+
+const G = 9.81; // m/s²
 const ACCELERATION = 1.8; // m/s²
 const BRAKING = 2.5; // m/s²
+/**
+ * A harsh manoeuvre changes the speed by 0.5 g or more for five seconds (or until standing): two fixes
+ * up to 5 s apart then differ by at least 0.45 g, the margin above the alert types' defaults.
+ */
+const HARSH_ACCELERATION = 0.52 * G;
+const HARSH_ACCELERATION_S = 5;
+const EMERGENCY_BRAKING = 0.85 * G;
+/** An emergency stop starts from at least this speed: from it, standing 5 s later is 0.48 g. */
+const EMERGENCY_STOP_FROM = 85 / 3.6;
+/** Room a harsh acceleration needs ahead, so that normal braking still stops it at the segment's end. */
+const BOOST_ROOM_M = 300;
 const TURN_SPEED = 20 / 3.6; // m/s
+/** No van goes faster, whatever the driver. */
+const TOP_SPEED = 114 / 3.6;
+const SPEEDING_KMH = 100;
+/** A speeding episode ends after this long above SPEEDING_KMH in one stretch (room for a minimum-duration setting). */
+const SPEEDING_EPISODE_S = 12;
 const TANK_L = 80;
+/** Traction battery: 75 kWh, 11 kW charger, about 20 kWh/100 km. */
+const EV_CHARGE_PERCENT_PER_HOUR = (11 / 75) * 100;
+const EV_PERCENT_PER_KM = (0.2 / 75) * 100;
+const EV_RANGE_KM_PER_PERCENT = 3.2;
+const COOLANT_RUNNING_C = 90;
+const AMBIENT_C = 15;
+const MAX_NORMAL_RPM = 3_900;
 const STEP_S = 1;
+
+const isArterial = (segment: RoadSegment | undefined) =>
+  segment !== undefined && segment.limitKmh > STREET_LIMIT_KMH;
 
 /**
  * One vehicle of the simulated fleet: a small state machine over a road network, integrated in
- * one-second steps. Speed changes within acceleration and braking limits, so consecutive reports never
- * jump further than the vehicle could drive; the odometer is the sum of the distances actually driven.
+ * one-second steps. Speed changes within acceleration and braking limits (the incidents' harsh
+ * manoeuvres aside), so consecutive reports never jump further than the vehicle could drive; the
+ * odometer is the sum of the distances actually driven.
  *
  * Traits drawn once per vehicle make a fleet varied: how far above the limit a driver goes on
- * arterials (some reach 90–105 km/h), a weak vehicle battery whose voltage sinks while parked, and an
- * engine fault code some vehicles carry.
+ * arterials, a weak vehicle battery whose voltage sinks while parked, and an engine fault code some
+ * vehicles carry. Incidents (IncidentKind) add what alert rules look for.
  */
 export class SimulatedVehicle {
   private phase: VehiclePhase;
@@ -69,11 +151,26 @@ export class SimulatedVehicle {
   private powerV = 12.7;
   private batteryLevel: number;
   private fuelL: number;
+  private coolantC: number;
   private cranking = false;
   private time: number;
   private paceNoise = 1;
   private paceNoiseLeftS = 0;
   private headForDepot = false;
+
+  /** Simulated seconds since the start: when incidents are due. */
+  private elapsedS = 0;
+  private readonly due = new Map<IncidentKind, number>();
+  private speedingKmh?: number;
+  private speedingAboveS = 0;
+  private boostLeftS = 0;
+  private emergencyStop = false;
+  /** A standstill that is over, held until the next report so that the harsh start after it is seen whole. */
+  private holdForBoost = false;
+  private voltageDip = { leftS: 0, volts: 0 };
+  private powerCutLeftS = 0;
+  private highRpm = { leftS: 0, rpm: 0 };
+  private overheat = { leftS: 0, targetC: 0 };
 
   private readonly leadFoot: number;
   private readonly weakBattery: boolean;
@@ -81,6 +178,8 @@ export class SimulatedVehicle {
   private readonly driver: string;
   /** Measurement noise has its own generator, so how often a vehicle reports never changes how it drives. */
   private readonly noise: Random;
+  /** So has the incident schedule, so that the first incidents come at the same times whatever the route. */
+  private readonly incidents: Random;
 
   constructor(
     readonly imei: string,
@@ -88,23 +187,37 @@ export class SimulatedVehicle {
     private readonly random: Random,
     startTime: number,
     driverNumber: number,
+    private readonly traits: VehicleTraits = { electric: false, loosePowerConnector: false },
   ) {
     this.time = startTime;
     this.noise = random.fork(0x6e6f6973);
+    this.incidents = random.fork(0x696e6364);
     this.leadFoot = random.chance(0.4) ? random.between(0.1, 0.32) : random.between(-0.1, 0.05);
     this.weakBattery = random.chance(0.2);
     this.faultCode = random.chance(0.1) ? random.pick(['P0300', 'P0171', 'P0420', 'C1234']) : undefined;
     this.driver = `DRV-${String(driverNumber).padStart(4, '0')}`;
     this.odometerM = Math.round(random.between(5_000_000, 150_000_000));
     this.engineHours = Math.round(this.odometerM / 40_000);
-    this.batteryLevel = random.between(60, 100);
+    this.batteryLevel = random.between(traits.electric ? 45 : 60, traits.electric ? 95 : 100);
     this.fuelL = TANK_L * random.between(0.3, 0.95);
     this.position = network.position(network.randomNode(random));
-    // Most vehicles are on the road when the simulation starts, so a demo shows movement at once.
+    for (const [kind, timing] of Object.entries(INCIDENT_TIMING) as [
+      IncidentKind,
+      { first: [number, number] },
+    ][]) {
+      if (this.canHave(kind)) this.due.set(kind, this.incidents.between(...timing.first));
+    }
+    // Most vehicles are on the road when the simulation starts, so a demo shows movement at once: part
+    // of the way along a route already, so that stops (and what happens at them) come soon too.
     if (random.chance(0.7)) {
+      this.coolantC = COOLANT_RUNNING_C;
       this.planRoute();
+      this.segmentIndex = random.integer(0, Math.floor((this.route.length - 1) / 2));
+      this.position = this.route[this.segmentIndex].from;
+      this.enterSegment();
       this.phase = 'driving';
     } else {
+      this.coolantC = random.between(20, 70);
       this.phase = 'parked';
       this.phaseLeftS = random.between(30, 600);
     }
@@ -116,6 +229,7 @@ export class SimulatedVehicle {
 
   /** Moves the simulation forward to `time` (Unix ms, not before the last report) and reports there. */
   advanceTo(time: number): SimulatedReport {
+    this.afterReport();
     while (this.time + STEP_S * 1000 <= time) {
       this.step(STEP_S);
       this.time += STEP_S * 1000;
@@ -132,7 +246,46 @@ export class SimulatedVehicle {
     return this.phase !== 'parked' && this.phase !== 'delivering';
   }
 
+  private canHave(kind: IncidentKind): boolean {
+    if (kind === 'powerCut') return this.traits.loosePowerConnector;
+    if (kind === 'highRpm' || kind === 'overheat') return !this.traits.electric;
+    return true;
+  }
+
+  private isDue(kind: IncidentKind): boolean {
+    const at = this.due.get(kind);
+    return at !== undefined && at <= this.elapsedS;
+  }
+
+  private happened(kind: IncidentKind): void {
+    this.due.set(kind, this.elapsedS + this.incidents.between(...INCIDENT_TIMING[kind].gap));
+  }
+
+  /**
+   * A harsh manoeuvre starts right after a report, so that the next report (at most 5 s later for the
+   * harsh-driving rules to judge it) sees the whole change of speed, whatever the report interval.
+   */
+  private afterReport(): void {
+    if (this.holdForBoost) {
+      this.holdForBoost = false;
+      this.phase = 'driving';
+      this.boostLeftS = HARSH_ACCELERATION_S;
+      this.happened('harshAcceleration');
+    } else if (
+      this.phase === 'driving' &&
+      this.isDue('harshBraking') &&
+      this.boostLeftS <= 0 &&
+      // A speeding episode runs its course first: then the stop is from its speed.
+      this.speedingKmh === undefined &&
+      this.speedMs >= EMERGENCY_STOP_FROM
+    ) {
+      this.emergencyStop = true;
+      this.happened('harshBraking');
+    }
+  }
+
   private step(seconds: number): void {
+    this.startIncidents();
     switch (this.phase) {
       case 'parked':
       case 'delivering':
@@ -140,30 +293,91 @@ export class SimulatedVehicle {
       case 'waiting':
         this.speedMs = 0;
         this.phaseLeftS -= seconds;
-        if (this.phaseLeftS <= 0) this.endStandstill();
+        if (this.phaseLeftS <= 0 && !this.holdForBoost) this.endStandstill();
         break;
       case 'driving':
         this.drive(seconds);
         break;
     }
     this.updateEnergy(seconds);
+    this.updateEngine(seconds);
+    this.elapsedS += seconds;
+  }
+
+  /** Incidents that need no particular moment start as soon as they are due and can happen. */
+  private startIncidents(): void {
+    // A cut and a dip never overlap: a cut tracker would not see the dip.
+    if (this.isDue('powerCut') && this.voltageDip.leftS <= 0) {
+      this.powerCutLeftS = this.incidents.between(120, 300);
+      this.happened('powerCut');
+    }
+    if (this.isDue('voltageDip') && this.ignition && this.powerCutLeftS <= 0) {
+      // A slipping alternator belt: the battery alone feeds the vehicle for a while.
+      this.voltageDip = {
+        leftS: this.incidents.between(90, 180),
+        volts: this.incidents.between(11.2, 11.65),
+      };
+      this.happened('voltageDip');
+    }
+    if (this.isDue('highRpm') && this.phase === 'driving' && this.speedMs > 30 / 3.6) {
+      // Held in a low gear.
+      this.highRpm = { leftS: this.incidents.between(20, 40), rpm: this.incidents.between(4_300, 5_200) };
+      this.happened('highRpm');
+    }
+    if (this.isDue('overheat') && this.ignition && this.coolantC > 85) {
+      this.overheat = { leftS: this.incidents.between(240, 360), targetC: this.incidents.between(109, 114) };
+      this.happened('overheat');
+    }
+    if (this.isDue('speeding') && this.speedingKmh === undefined) {
+      this.speedingKmh = this.incidents.between(106, 112);
+      this.speedingAboveS = 0;
+    }
+  }
+
+  /** Standing with the engine running: a long idle when one is due, else as long as the caller says. */
+  private standStill(phase: 'starting' | 'waiting', seconds: number): void {
+    this.endManoeuvre();
+    this.phase = phase;
+    this.phaseLeftS = seconds;
+    if (this.isDue('longIdle')) {
+      // Waiting at a loading gate with the engine running, past the idling alert's five minutes.
+      this.phaseLeftS = this.incidents.between(330, 480);
+      this.happened('longIdle');
+    }
   }
 
   private endStandstill(): void {
     if (this.phase === 'parked' || this.phase === 'delivering') {
-      this.phase = 'starting';
-      this.phaseLeftS = this.random.between(15, 90);
-      this.cranking = true;
+      // The route is chosen when the engine starts, so that a harsh start can be planned for its first road.
+      this.planRoute();
+      this.cranking = !this.traits.electric;
+      this.standStill('starting', this.random.between(15, 90));
       return;
     }
-    if (this.phase === 'starting') this.planRoute();
+    if (this.isDue('harshAcceleration') && this.roomToBoost()) {
+      this.holdForBoost = true;
+      return;
+    }
     this.phase = 'driving';
+  }
+
+  private roomToBoost(): boolean {
+    const segment = this.route[this.segmentIndex];
+    return isArterial(segment) && segment.lengthM - this.alongM >= BOOST_ROOM_M;
+  }
+
+  /** Speeding and harsh driving happen on arterial roads: a vehicle due for one takes a long route. */
+  private wantsArterial(): boolean {
+    return this.isDue('speeding') || this.isDue('harshBraking') || this.isDue('harshAcceleration');
   }
 
   private planRoute(): void {
     const from = this.network.nodeAt(this.position);
     let to = this.headForDepot ? this.network.depot() : this.network.randomDestination(this.random);
     this.headForDepot = false;
+    for (let tries = 0; tries < 4 && this.wantsArterial() && this.blocks(from, to) <= 6; tries++) {
+      to = this.network.randomNode(this.random);
+    }
     if (to.row === from.row && to.col === from.col) to = this.network.randomNode(this.random);
     this.route = this.network.route(from, to, this.random);
     this.segmentIndex = 0;
@@ -171,9 +385,34 @@ export class SimulatedVehicle {
     this.enterSegment();
   }
 
+  private blocks(from: { row: number; col: number }, to: { row: number; col: number }): number {
+    return Math.abs(to.row - from.row) + Math.abs(to.col - from.col);
+  }
+
   private enterSegment(): void {
     const last = this.segmentIndex === this.route.length - 1;
     this.stopAtSegmentEnd = last || this.random.chance(0.12);
+    // A red light on an arterial, with more arterial straight ahead: where a due harsh start happens.
+    const segment = this.route[this.segmentIndex];
+    const next = this.route[this.segmentIndex + 1];
+    if (
+      this.isDue('harshAcceleration') &&
+      isArterial(segment) &&
+      isArterial(next) &&
+      next.course === segment.course
+    ) {
+      this.stopAtSegmentEnd = true;
+    }
+  }
+
+  private cruiseSpeed(segment: RoadSegment): number {
+    const arterial = isArterial(segment);
+    const excess = arterial ? this.leadFoot : Math.min(this.leadFoot, 0.05);
+    let cruise = ((segment.limitKmh * (1 + excess) * this.paceNoise) / 3.6) * (arterial ? 1 : 0.9);
+    if (arterial && this.speedingKmh !== undefined) cruise = Math.max(cruise, this.speedingKmh / 3.6);
+    // In a hurry before an emergency stop: fast enough for it to count as harsh.
+    if (arterial && this.isDue('harshBraking')) cruise = Math.max(cruise, 92 / 3.6);
+    return Math.min(cruise, TOP_SPEED);
   }
 
   private drive(seconds: number): void {
@@ -187,17 +426,21 @@ export class SimulatedVehicle {
       this.paceNoise = this.random.between(0.93, 1.05);
       this.paceNoiseLeftS = this.random.between(10, 40);
     }
-    const excess = segment.limitKmh > 50 ? this.leadFoot : Math.min(this.leadFoot, 0.05);
-    const cruise =
-      ((segment.limitKmh * (1 + excess) * this.paceNoise) / 3.6) * (segment.limitKmh > 50 ? 1 : 0.9);
+    const cruise = this.cruiseSpeed(segment);
     const next = this.route[this.segmentIndex + 1];
     const endSpeed = this.stopAtSegmentEnd ? 0 : next && next.course !== segment.course ? TURN_SPEED : cruise;
     const leftM = segment.lengthM - this.alongM;
-    const brakingLimit = Math.sqrt(endSpeed * endSpeed + 2 * BRAKING * Math.max(0, leftM - 1));
-    const desired = Math.min(cruise, brakingLimit);
-    const change = Math.max(-BRAKING * seconds, Math.min(ACCELERATION * seconds, desired - this.speedMs));
-    // Never stand still short of the end of a segment: creep on at walking pace.
-    this.speedMs = Math.max(this.speedMs + change, Math.min(1.5, leftM / seconds));
+    if (this.emergencyStop) {
+      this.speedMs = Math.max(0, this.speedMs - EMERGENCY_BRAKING * seconds);
+    } else if (this.boostLeftS > 0) {
+      this.speedMs = Math.min(TOP_SPEED, this.speedMs + HARSH_ACCELERATION * seconds);
+      this.boostLeftS -= seconds;
+    } else {
+      const desired = Math.min(cruise, this.brakingLimit(endSpeed, leftM, seconds));
+      const change = Math.max(-BRAKING * seconds, Math.min(ACCELERATION * seconds, desired - this.speedMs));
+      // Never stand still short of the end of a segment: creep on at walking pace.
+      this.speedMs = Math.max(this.speedMs + change, Math.min(1.5, leftM / seconds));
+    }
     this.course = segment.course;
     const travelM = Math.min(this.speedMs * seconds, leftM);
     this.alongM += travelM;
@@ -208,7 +451,17 @@ export class SimulatedVehicle {
       lng: segment.from.lng + (segment.to.lng - segment.from.lng) * fraction,
     };
     this.odometerM += haversineMetres(before, this.position);
-    this.fuelL -= (travelM / 100_000) * (segment.limitKmh > 50 ? 8 : 11);
+    if (this.traits.electric) {
+      this.batteryLevel = Math.max(0, this.batteryLevel - (travelM / 1000) * EV_PERCENT_PER_KM);
+    } else {
+      this.fuelL -= (travelM / 100_000) * (isArterial(segment) ? 8 : 11);
+    }
+    this.countSpeeding(seconds);
+    if (this.emergencyStop && this.speedMs === 0) {
+      // Standing in the lane for a moment after the stop, engine running.
+      this.standStill('waiting', this.random.between(8, 25));
+      return;
+    }
     if (this.alongM >= segment.lengthM - 1e-6) {
       this.segmentIndex += 1;
       this.alongM = 0;
@@ -217,15 +470,47 @@ export class SimulatedVehicle {
         if (this.segmentIndex >= this.route.length) {
           this.arrive();
         } else {
-          this.phase = 'waiting';
-          this.phaseLeftS = this.random.between(15, 60);
+          this.standStill('waiting', this.random.between(15, 60));
         }
       }
       if (this.segmentIndex < this.route.length) this.enterSegment();
     }
   }
 
+  /**
+   * The highest speed from which the vehicle still slows to `endSpeed` by the end of the segment at
+   * normal braking, in steps of `seconds` (each step travels at its end speed, so stopping takes about
+   * 1.5 steps' travel more than v²/2a). Without that margin a vehicle reached stop lines at 30–40 km/h
+   * and stood at once, which reports one second apart show as harsh braking.
+   */
+  private brakingLimit(endSpeed: number, leftM: number, seconds: number): number {
+    const step = BRAKING * seconds;
+    const room = Math.max(0, leftM - 1);
+    return (-3 * step + Math.sqrt(9 * step * step + 4 * (endSpeed * endSpeed + 2 * BRAKING * room))) / 2;
+  }
+
+  /** The episode is over once the speed has stayed above the limit long enough in one stretch. */
+  private countSpeeding(seconds: number): void {
+    if (this.speedingKmh === undefined) return;
+    if (this.speedMs * 3.6 <= SPEEDING_KMH) {
+      this.speedingAboveS = 0;
+      return;
+    }
+    this.speedingAboveS += seconds;
+    if (this.speedingAboveS >= SPEEDING_EPISODE_S) {
+      this.speedingKmh = undefined;
+      this.happened('speeding');
+    }
+  }
+
+  /** Standing still ends any harsh manoeuvre (a red light reached while braking hard, say). */
+  private endManoeuvre(): void {
+    this.emergencyStop = false;
+    this.boostLeftS = 0;
+  }
+
   private arrive(): void {
+    this.endManoeuvre();
     this.speedMs = 0;
     const atDepot = this.network.areasAt(this.position).some((area) => area.name === 'Depot');
     if (atDepot && this.fuelL < TANK_L * 0.3) this.fuelL = TANK_L * 0.95;
@@ -236,34 +521,70 @@ export class SimulatedVehicle {
       this.phase = 'parked';
       this.phaseLeftS = this.random.between(600, 2400);
     }
-    // Low on fuel: the next route goes to the depot, where the tank is filled.
-    this.headForDepot = this.fuelL < TANK_L * 0.2;
+    // Low on fuel (or charge): the next route goes to the depot, where the tank is filled.
+    this.headForDepot = this.traits.electric ? this.batteryLevel < 20 : this.fuelL < TANK_L * 0.2;
+  }
+
+  /** Electric vehicles charge at every stop with the ignition off (depot and customers' chargers). */
+  private get evCharging(): boolean {
+    return this.traits.electric && !this.ignition && this.batteryLevel < 99.5;
   }
 
   private updateEnergy(seconds: number): void {
     const hours = seconds / 3600;
     if (this.ignition) {
       this.engineHours += hours;
-      this.fuelL -= 0.9 * hours;
-      this.powerV += (this.random.between(13.9, 14.3) - this.powerV) * Math.min(1, seconds / 5);
-      this.batteryLevel = Math.min(100, this.batteryLevel + 60 * hours);
+      if (!this.traits.electric) this.fuelL -= 0.9 * hours;
+      const charging = this.voltageDip.leftS > 0 ? this.voltageDip.volts : this.random.between(13.6, 14.2);
+      this.powerV += (charging - this.powerV) * Math.min(1, seconds / 5);
+      if (!this.traits.electric) this.batteryLevel = Math.min(100, this.batteryLevel + 60 * hours);
     } else {
       // A healthy battery rests near 12.6 V; a weak one sinks below 11.8 V within half an hour.
       const floor = this.weakBattery ? 11.2 : 12.4;
       const rate = this.weakBattery ? 2.5 : 0.05;
       this.powerV = Math.max(floor, Math.min(12.7, this.powerV) - rate * hours);
-      this.batteryLevel = Math.max(0, this.batteryLevel - (this.weakBattery ? 6 : 1.5) * hours);
+      if (this.evCharging) {
+        this.batteryLevel = Math.min(100, this.batteryLevel + EV_CHARGE_PERCENT_PER_HOUR * hours);
+      } else if (!this.traits.electric) {
+        this.batteryLevel = Math.max(0, this.batteryLevel - (this.weakBattery ? 6 : 1.5) * hours);
+      }
     }
     this.fuelL = Math.max(0, this.fuelL);
+    this.voltageDip.leftS = Math.max(0, this.voltageDip.leftS - seconds);
+    this.powerCutLeftS = Math.max(0, this.powerCutLeftS - seconds);
+  }
+
+  /** Coolant warms to its running temperature in a few minutes and cools towards the air's when off. */
+  private updateEngine(seconds: number): void {
+    if (this.traits.electric) return;
+    if (this.ignition) {
+      const target = this.overheat.leftS > 0 ? this.overheat.targetC : COOLANT_RUNNING_C;
+      const rate = this.coolantC < target ? 0.25 : 0.08; // °C/s
+      const change = Math.min(Math.abs(target - this.coolantC), rate * seconds);
+      this.coolantC += Math.sign(target - this.coolantC) * change;
+    } else {
+      this.coolantC += (AMBIENT_C - this.coolantC) * (1 - Math.exp(-seconds / 2_400));
+    }
+    this.overheat.leftS = Math.max(0, this.overheat.leftS - seconds);
+    this.highRpm.leftS = Math.max(0, this.highRpm.leftS - seconds);
+  }
+
+  private rpm(): number {
+    if (this.highRpm.leftS > 0) return this.highRpm.rpm + this.noise.between(-60, 60);
+    if (this.boostLeftS > 0) return this.noise.between(3_500, 3_850);
+    if (this.speedMs === 0) return this.noise.between(720, 820);
+    return Math.min(MAX_NORMAL_RPM, 1_000 + 22 * this.speedMs * 3.6 + this.noise.between(-60, 60));
   }
 
   private report(): SimulatedReport {
     const round = (value: number, digits: number) => Number(value.toFixed(digits));
     const inArea = this.network.areasAt(this.position).length > 0;
-    // Starting an engine pulls the vehicle battery's voltage down for a moment.
-    const powerV = this.cranking ? this.noise.between(10.2, 11.0) : this.powerV;
+    // Starting an engine pulls the vehicle battery's voltage down for a moment; a cut tracker sees none.
+    const powerV = this.powerCutLeftS > 0 ? 0 : this.cranking ? this.noise.between(11.9, 12.4) : this.powerV;
     this.cranking = false;
     const ignition = this.ignition;
+    const electric = this.traits.electric;
+    const charging = this.evCharging;
     return {
       imei: this.imei,
       time: this.time,
@@ -285,8 +606,13 @@ export class SimulatedVehicle {
       engineHours: round(this.engineHours, 2),
       powerV: round(powerV, 2),
       batteryLevel: round(this.batteryLevel, 1),
-      charging: ignition,
-      fuelLevel: round((this.fuelL / TANK_L) * 100, 1),
+      charging: electric ? charging : undefined,
+      chargerPowerKw: charging ? 11 : undefined,
+      batteryRangeKm: electric ? round(this.batteryLevel * EV_RANGE_KM_PER_PERCENT, 0) : undefined,
+      fuelLevel: electric ? undefined : round((this.fuelL / TANK_L) * 100, 1),
+      rpm: !electric && ignition ? Math.round(this.rpm()) : undefined,
+      coolantTempC:
+        !electric && ignition ? round(this.coolantC + this.noise.between(-0.4, 0.4), 1) : undefined,
       doorLocked: this.phase === 'parked',
       engineEnabled: true,
       driver: ignition ? this.driver : undefined,

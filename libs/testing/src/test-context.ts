@@ -32,6 +32,8 @@ export interface NewTestVehicle {
   imei?: string;
   vin?: string | null;
   companyIds: number[];
+  /** The registry's tags (alert configurations cover vehicles by tag); none by default. */
+  tags?: string[];
 }
 
 export interface TestVehicle {
@@ -40,6 +42,7 @@ export interface TestVehicle {
   imei: string;
   vin: string | null;
   companyIds: number[];
+  tags: string[];
 }
 
 /**
@@ -171,6 +174,7 @@ export class TestContext {
       name: `Vehicle ${suffix}`,
       imei: `35${suffix.padStart(13, '0')}`,
       vin: null,
+      tags: [],
       ...input,
     });
     for (const fixtures of this.fixtures) await fixtures.vehicleReady?.(this, vehicle);

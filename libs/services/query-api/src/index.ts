@@ -5,7 +5,9 @@ export {
   VehicleRegistry,
   NewVehicle,
   RegisteredVehicle,
+  VehicleChanges,
   replaceVehicleCompanies,
 } from './vehicles/vehicle-registry.service';
+export { normalizeTags, MAX_TAGS_PER_VEHICLE, MAX_TAG_LENGTH } from './vehicles/vehicle-tags';
 export { createRegistryAdmin } from './admin/registry-admin';
 export { NEAREST_ANCHOR_SLACK_DEGREES } from './positions/nearest-anchor';

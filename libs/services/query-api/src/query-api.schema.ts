@@ -5,6 +5,7 @@ import { PartitionPositionHistory1764000000000 } from './migrations/176400000000
 import { NearestIndex1764100000000 } from './migrations/1764100000000-nearest-index';
 import { AnchoredNearestIndex1764200000000 } from './migrations/1764200000000-anchored-nearest-index';
 import { ReportedMappings1764300000000 } from './migrations/1764300000000-reported-mappings';
+import { VehicleTags1764500000000 } from './migrations/1764500000000-vehicle-tags';
 import { LastPosition, Position } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
 import { Trip } from './trips/trip.entity';
@@ -23,6 +24,7 @@ export const querySchema: ServiceSchema = {
     NearestIndex1764100000000,
     AnchoredNearestIndex1764200000000,
     ReportedMappings1764300000000,
+    VehicleTags1764500000000,
   ],
   outbox: true,
 };

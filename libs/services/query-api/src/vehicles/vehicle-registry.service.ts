@@ -6,12 +6,25 @@ import { DataSource, EntityManager } from 'typeorm';
 import { QueryApiException, QueryApiExceptionCode } from '../query-api.exception';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { Vehicle, VehicleCompany } from './vehicle.entity';
+import { normalizeTags } from './vehicle-tags';
 
 export interface NewVehicle {
   name: string;
   imei: string;
   vin?: string | null;
   companyIds: number[];
+  /** Normalized by normalizeTags (vehicle-tags.ts); none when absent. */
+  tags?: readonly string[];
+}
+
+/** What may change on a registered vehicle; an absent key stays as it is. */
+export interface VehicleChanges {
+  name?: string;
+  vin?: string | null;
+  /** Replaces the vehicle's tags (an empty list removes them all). */
+  tags?: readonly string[];
+  /** Replaces the vehicle's company mappings. */
+  companyIds?: number[];
 }
 
 export interface RegisteredVehicle {
@@ -20,6 +33,7 @@ export interface RegisteredVehicle {
   imei: string;
   vin: string | null;
   companyIds: number[];
+  tags: string[];
 }
 
 /**
@@ -59,6 +73,7 @@ export class VehicleRegistry implements OnApplicationBootstrap {
         QueryApiExceptionCode.InvalidVehicle,
         `imei: "${input.imei}" is not 8 to 20 digits`,
       );
+    const tags = normalizeTags(input.tags ?? []);
     return this.dataSource.transaction(async (manager) => {
       if (await manager.existsBy(Vehicle, { imei: input.imei })) {
         throw new QueryApiException(
@@ -67,7 +82,7 @@ export class VehicleRegistry implements OnApplicationBootstrap {
         );
       }
       const vehicle = await manager.save(
-        manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null }),
+        manager.create(Vehicle, { name: input.name, imei: input.imei, vin: input.vin ?? null, tags }),
       );
       await replaceVehicleCompanies(manager, vehicle.id, input.companyIds);
       return this.announce(manager, vehicle.id);
@@ -76,6 +91,21 @@ export class VehicleRegistry implements OnApplicationBootstrap {
 
   /** Replaces the vehicle's company mappings. */
   async mapToCompanies(vehicleId: number, companyIds: number[]): Promise<RegisteredVehicle> {
+    return this.update(vehicleId, { companyIds });
+  }
+
+  /** Replaces the vehicle's tags (normalized: see normalizeTags). */
+  async setTags(vehicleId: number, tags: readonly string[]): Promise<RegisteredVehicle> {
+    return this.update(vehicleId, { tags });
+  }
+
+  /**
+   * Changes what `changes` names, as one new version of the vehicle, announced in the same
+   * transaction. A change that leaves everything as it was still makes a new version: consumers
+   * treat snapshots as idempotent, and an operator re-applying a value expects it announced.
+   */
+  async update(vehicleId: number, changes: VehicleChanges): Promise<RegisteredVehicle> {
+    const tags = changes.tags === undefined ? undefined : normalizeTags(changes.tags);
     return this.dataSource.transaction(async (manager) => {
       const vehicle = await manager.findOne(Vehicle, {
         where: { id: vehicleId },
@@ -86,11 +116,18 @@ export class VehicleRegistry implements OnApplicationBootstrap {
           QueryApiExceptionCode.VehicleNotFound,
           `Vehicle ${vehicleId} does not exist.`,
         );
-      await replaceVehicleCompanies(manager, vehicleId, companyIds);
+      if (changes.companyIds !== undefined)
+        await replaceVehicleCompanies(manager, vehicleId, changes.companyIds);
       await manager.update(
         Vehicle,
         { id: vehicleId },
-        { version: vehicle.version + 1, updatedAt: new Date() },
+        {
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.vin === undefined ? {} : { vin: changes.vin }),
+          ...(tags === undefined ? {} : { tags }),
+          version: vehicle.version + 1,
+          updatedAt: new Date(),
+        },
       );
       return this.announce(manager, vehicleId);
     });
@@ -129,7 +166,14 @@ export class VehicleRegistry implements OnApplicationBootstrap {
       .filter((m) => m.vehicleId === vehicle.id)
       .map((m) => m.companyId)
       .sort((a, b) => a - b);
-    return { id: vehicle.id, name: vehicle.name, imei: vehicle.imei, vin: vehicle.vin, companyIds };
+    return {
+      id: vehicle.id,
+      name: vehicle.name,
+      imei: vehicle.imei,
+      vin: vehicle.vin,
+      companyIds,
+      tags: vehicle.tags,
+    };
   }
 
   private snapshotOf(vehicle: Vehicle, mappings: VehicleCompany[]): VehicleSnapshotV1 {

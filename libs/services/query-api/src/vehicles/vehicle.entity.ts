@@ -17,6 +17,13 @@ export class Vehicle {
   @Column({ type: 'text', nullable: true })
   vin!: string | null;
 
+  /**
+   * Free labels for grouping (`refrigerated`, `north-depot`): alert configurations cover vehicles by
+   * tag. Kept normalized by normalizeTags (vehicle-tags.ts): trimmed, unique, at most 20.
+   */
+  @Column({ type: 'text', array: true, default: '{}' })
+  tags!: string[];
+
   @Column({ type: 'integer', default: 1 })
   version!: number;
 

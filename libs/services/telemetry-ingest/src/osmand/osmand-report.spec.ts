@@ -119,6 +119,8 @@ describe('parseOsmAndFields', () => {
         chargerpower: '11',
         chargingenergy: '7.25',
         range: '310',
+        rpm: '2150',
+        coolantTemp: '-4.5',
       }),
     );
     expect(report.readings).toEqual({
@@ -137,7 +139,19 @@ describe('parseOsmAndFields', () => {
       chargerPowerKw: 11,
       chargingEnergyKwh: 7.25,
       batteryRangeKm: 310,
+      rpm: 2150,
+      coolantTempC: -4.5,
     });
+  });
+
+  it.each([
+    [{ rpm: '0' }, { rpm: 0 }],
+    [{ RPM: '6500.5' }, { rpm: 6500.5 }],
+    [{ coolanttemp: '105' }, { coolantTempC: 105 }],
+    [{ COOLANTTEMP: '250' }, { coolantTempC: 250 }],
+    [{ coolantTemp: '-60' }, { coolantTempC: -60 }],
+  ])('reads the engine readings of %j, at their bounds and in any case', (given, readings) => {
+    expect(parseOsmAndFields(fields(given)).readings).toEqual(readings);
   });
 
   it('matches parameter names in any case', () => {
@@ -260,6 +274,12 @@ describe('parseOsmAndFields', () => {
     ['chargerpower', {}, 'chargerpower: "11kW" is not a number', { chargerpower: '11kW' }],
     ['chargingenergy', {}, 'chargingenergy: "n/a" is not a number', { chargingenergy: 'n/a' }],
     ['range', {}, 'range: "-10" is below 0', { range: '-10' }],
+    ['rpm', {}, 'rpm: "-1" is below 0', { rpm: '-1' }],
+    ['rpm', {}, 'rpm: "3k" is not a number', { rpm: '3k' }],
+    ['rpm', {}, 'rpm: "1e400" is not a finite number', { rpm: '1e400' }],
+    ['coolantTemp', {}, 'coolantTemp: "250.1" is outside -60..250', { coolantTemp: '250.1' }],
+    ['coolantTemp', {}, 'coolantTemp: "-61" is outside -60..250', { coolanttemp: '-61' }],
+    ['coolantTemp', {}, 'coolantTemp: "hot" is not a number', { COOLANTTEMP: 'hot' }],
   ])('names %s when it is wrong (%#)', (field, base, message, override) => {
     const error = parseErrorOf(() => parseOsmAndFields({ ...fields(base), ...override }));
     expect([error.field, error.message]).toEqual([field, message]);
@@ -376,6 +396,11 @@ describe('parseOsmAndJson', () => {
     expect(report.lat).toBe(52.5);
   });
 
+  it('reads the engine readings from extras, JSON-typed or as strings', () => {
+    const report = parseOsmAndJson(body({ extras: { rpm: 4200, coolantTemp: '97.5' } }));
+    expect([report.readings.rpm, report.readings.coolantTempC]).toEqual([4200, 97.5]);
+  });
+
   it('falls back to extras when the location lacks a reading', () => {
     const report = parseOsmAndJson(
       body({ battery: { level: -1 }, extras: { batt: 50, speed: 10 } }, { speed: -1 }),
@@ -440,6 +465,17 @@ describe('parseOsmAndJson', () => {
     ],
     ['location.extras', body({ extras: 'fuel=5' }), 'location.extras: "fuel=5" is not an object'],
     ['location.extras.fuel', body({ extras: { fuel: 120 } }), 'location.extras.fuel: 120 is outside 0..100'],
+    ['location.extras.rpm', body({ extras: { rpm: -5 } }), 'location.extras.rpm: -5 is below 0'],
+    [
+      'location.extras.coolantTemp',
+      body({ extras: { CoolantTemp: 300 } }),
+      'location.extras.coolantTemp: 300 is outside -60..250',
+    ],
+    [
+      'location.extras.coolantTemp',
+      body({ extras: { coolantTemp: [90] } }),
+      'location.extras.coolantTemp: [90] is not a string, number or boolean',
+    ],
     [
       'location.extras.ignition',
       body({ extras: { ignition: 'on' } }),

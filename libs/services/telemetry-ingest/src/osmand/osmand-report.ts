@@ -189,12 +189,13 @@ function parseLongitude(value: Scalar, field: string): number {
   return parseNumber(value, field, { min: -180, max: 180 });
 }
 
-/** Finds a value by its canonical (lower-case) name; undefined when absent. */
+/** Finds a value by its name in any letter case; undefined when absent. */
 type Lookup = (name: string) => Scalar | undefined;
 
 /**
- * The optional readings both variants share (query/form fields, and `extras` of the JSON variant).
- * When several names feed one reading, the first one present wins.
+ * The optional readings both variants share (query/form fields, and `extras` of the JSON variant),
+ * under their documented names (matched in any letter case). When several names feed one reading, the
+ * first one present wins.
  */
 interface ReadingField {
   names: readonly string[];
@@ -225,6 +226,14 @@ const READING_FIELDS: readonly ReadingField[] = [
   { names: ['chargerpower'], read: (v, f) => ({ chargerPowerKw: parseNumber(v, f) }) },
   { names: ['chargingenergy'], read: (v, f) => ({ chargingEnergyKwh: parseNumber(v, f) }) },
   { names: ['range'], read: (v, f) => ({ batteryRangeKm: parseNumber(v, f, { min: 0 }) }) },
+  // OBD readings under Traccar's attribute keys (`rpm`, `coolantTemp`), which its OsmAnd decoder
+  // passes through: a tracker set up for Traccar needs no change. The coolant bounds are wider than
+  // any engine reaches; a value outside them is a unit or sensor mistake (Fahrenheit, an error code).
+  { names: ['rpm'], read: (v, f) => ({ rpm: parseNumber(v, f, { min: 0 }) }) },
+  {
+    names: ['coolantTemp'],
+    read: (v, f) => ({ coolantTempC: parseNumber(v, f, { min: -60, max: 250 }) }),
+  },
 ];
 
 /** `p0300, ,c1234` → ['P0300', 'C1234']; a list with no codes at all is no reading. */
@@ -249,7 +258,7 @@ function requireFinite(readings: PositionReadingsV1, field: string, value: Scala
   return readings;
 }
 
-/** `prefix` turns a canonical name into the field named in errors (e.g. `location.extras.fuel`). */
+/** `prefix` turns a field's documented name into the one named in errors (e.g. `location.extras.fuel`). */
 function readReadings(lookup: Lookup, prefix = ''): PositionReadingsV1 {
   const readings: PositionReadingsV1 = {};
   for (const { names, read } of READING_FIELDS) {
@@ -273,7 +282,7 @@ function indexFields(fields: Record<string, string | string[] | undefined>): Loo
     if (typeof value === 'string') index.set(name.toLowerCase(), value.trim());
   }
   return (name) => {
-    const value = index.get(name);
+    const value = index.get(name.toLowerCase());
     return value === '' ? undefined : value;
   };
 }
@@ -345,7 +354,7 @@ function requireScalar(value: unknown, field: string): Scalar {
 function indexExtras(extras: JsonObject | undefined, prefix: string): Lookup {
   const index = new Map<string, unknown>();
   for (const [name, value] of Object.entries(extras ?? {})) index.set(name.toLowerCase(), value);
-  return (name) => jsonScalar(index.get(name), `${prefix}${name}`);
+  return (name) => jsonScalar(index.get(name.toLowerCase()), `${prefix}${name}`);
 }
 
 /**

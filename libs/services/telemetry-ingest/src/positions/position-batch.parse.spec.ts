@@ -34,6 +34,8 @@ const variants: Record<string, unknown[]> = {
   ignition: [true, 'yes'],
   dtcCodes: [[1], 'P0300'],
   signal: [6, 3],
+  rpm: [4500.5, 0, -1, '3000', Infinity],
+  coolantTempC: [112, -20, 'hot', NaN, null],
 };
 
 const byDto = (body: unknown) =>
@@ -60,6 +62,17 @@ describe('parseBatch', () => {
       lng: 13.4,
       readings: { speedKmh: 50, course: 90, fuelLevel: 40, dtcCodes: ['P0300'] },
     });
+  });
+
+  it('takes the engine readings under their contract names, rpm and coolantTempC', () => {
+    const [report] = parseBatch({ positions: [{ ...good, rpm: 4100, coolantTempC: 108.5 }] });
+    expect(report.readings).toMatchObject({ rpm: 4100, coolantTempC: 108.5 });
+    expect(() => parseBatch({ positions: [{ ...good, rpm: -1, coolantTempC: 'hot' }] })).toThrow(
+      expect.objectContaining({
+        status: 422,
+        message: expect.stringMatching(/positions\[0\]\.rpm.*positions\[0\]\.coolantTempC/),
+      }),
+    );
   });
 
   it('names every bad field with its position, as a 422', () => {
