@@ -313,6 +313,7 @@ describe('alert engine', () => {
       name: 'Unknown',
       vin: null,
       companyIds: [],
+      tags: [],
     };
     await ctx.publishPositions(events(stranger, [[0, 150]]));
     await ctx.settledRecords();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alertTypeIds } from '@fleet/contracts';
 import { AppProcess, freePort, waitFor } from '@fleet/testing';
 
 function postgresRunning(dataDir: string): boolean {
@@ -74,9 +75,26 @@ describe('the embedded fleet app', () => {
           imei: expect.stringMatching(/^\d{15}$/),
           vin: expect.any(String),
           companyIds: [credentials.companies[0].id],
+          tags: expect.any(Array),
+        },
+      ]),
+      geofences: expect.arrayContaining([
+        { id: expect.any(Number), companyId: credentials.companies[0].id, name: expect.any(String) },
+      ]),
+      alerts: expect.arrayContaining([
+        {
+          id: expect.any(Number),
+          companyId: credentials.companies[0].id,
+          alertTypeId: expect.any(Number),
+          name: expect.any(String),
         },
       ]),
     });
+    // A configuration of every catalog type, so that every rule can be watched firing.
+    const configuredTypes = new Set<number>(
+      credentials.alerts.map((alert: { alertTypeId: number }) => alert.alertTypeId),
+    );
+    expect([...configuredTypes].sort((a, b) => a - b)).toEqual(alertTypeIds);
     expect(credentials.companies[0].parentId).toBeNull();
     expect(
       credentials.companies.filter((company: { parentId: number | null }) => company.parentId !== null),
@@ -180,6 +198,26 @@ describe('the embedded fleet app', () => {
       trips += (await get<{ totalResults: number }>(`/v2/api/replay/${vehicle.id}`)).totalResults;
     }
     expect(trips).toBeGreaterThanOrEqual(mapped.length);
+
+    // The history fired alerts of the demo's configurations: records are there in the first minute.
+    interface AlertRecordItem {
+      alertTypeId: number;
+      vehicleId: number;
+      description: string;
+    }
+    const records = await waitFor(
+      async () => {
+        const page = await get<{ items: AlertRecordItem[]; totalResults: number }>(
+          `/v2/api/companies/${top.id}/alert-records?pageSize=500`,
+        );
+        return page.totalResults > 0 ? page.items : undefined;
+      },
+      { description: 'alert records of the demo fleet', timeoutMs: 60_000, intervalMs: 1_000 },
+    );
+    const firedTypes = new Set(records.map((record) => record.alertTypeId));
+    // Geofence entries and exits, ignition changes and overspeed happen on every demo drive.
+    for (const type of [1, 2, 5, 8, 10]) expect(firedTypes).toContain(type);
+    expect(records.every((record) => mapped.some((vehicle) => vehicle.id === record.vehicleId))).toBe(true);
   }
 
   it('starts on a new data directory, stops cleanly, restarts on the same data, and survives SIGKILL', async () => {

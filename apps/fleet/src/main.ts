@@ -9,6 +9,7 @@ import {
   startServiceApp,
 } from '@fleet/platform';
 import { DemoFleet, startDemoFleet } from './demo-fleet';
+import { demoAlertServices } from './demo-alert-services';
 import { ensureDemoTenant } from './demo-tenant';
 import { EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database';
 import { fleetModules } from './fleet-modules';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   await app.init();
   const osmand = `http://${host}:${app.get(DeviceListener).port}`;
   const demo = config.seedDemoTenant
-    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand })
+    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand }, demoAlertServices(app))
     : undefined;
   await startServiceApp(app, effective);
   if (demo && config.demoFleet.enabled) {

@@ -63,7 +63,7 @@ export class AlertEngineModule {
         },
       ],
       // The demo seeding creates geofences and configurations through these (app.get).
-      exports: [GeofencesService, AlertConfigurationsService],
+      exports: [GeofencesService, AlertConfigurationsService, AlertVehicles],
     };
   }
 }

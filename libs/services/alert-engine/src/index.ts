@@ -10,3 +10,4 @@ export {
 export { GeofencesService, NewGeofence, GeofenceChange, GeofenceView } from './geofences/geofences.service';
 export { createAlertAdmin } from './admin/alert-admin';
 export * from './configurations/rule-versions';
+export { AlertVehicles } from './vehicles/alert-vehicles';

@@ -51,4 +51,13 @@ export class AlertVehicles {
       ]),
     );
   }
+
+  /** Which of `vehicleIds` the projection holds: code that just registered vehicles waits for them. */
+  async known(vehicleIds: readonly number[]): Promise<number[]> {
+    const rows: { vehicle_id: number }[] = await this.dataSource.query(
+      'SELECT vehicle_id FROM alerts.vehicles WHERE vehicle_id = ANY($1::int[])',
+      [vehicleIds],
+    );
+    return rows.map((row) => row.vehicle_id);
+  }
 }
