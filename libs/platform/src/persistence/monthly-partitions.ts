@@ -1,4 +1,5 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 const HOUR_MS = 3_600_000;
@@ -26,11 +27,12 @@ const monthStart = (year: number, month: number) => new Date(Date.UTC(year, mont
 /**
  * Keeps the monthly partitions of a time-partitioned table ahead of time and drops the ones past
  * retention: whole-partition drops make retention free of row-by-row deletes. Shared by every owner
- * of such a table (query-api's position history, alert-engine's records); each owner schedules it
- * with {@link MonthlyPartitions.start}. One replica maintains a table at a time (an advisory lock
- * named after the table), the others skip that round.
+ * of such a table (query-api's position history, alert-engine's records), which provides it with
+ * {@link monthlyPartitionsProvider}: maintained at start and every hour while the app runs. One
+ * replica maintains a table at a time (an advisory lock named after the table), the others skip that
+ * round.
  */
-export class MonthlyPartitions {
+export class MonthlyPartitions implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger: Logger;
   private readonly qualified: string;
   private timer?: NodeJS.Timeout;
@@ -56,6 +58,14 @@ export class MonthlyPartitions {
 
   stop(): void {
     clearInterval(this.timer);
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.stop();
   }
 
   /** Creates partitions from last month to `monthsAhead` months ahead; drops those wholly older than retention. */
@@ -102,4 +112,23 @@ export class MonthlyPartitions {
       return { created, dropped };
     });
   }
+}
+
+/**
+ * The Nest provider of a service's partitioned table in `schema` (its data source is the schema's):
+ * `describe` reads the rest of the table's description from the service's config, injected with
+ * `configToken`. Provided under `provide`, so that a test can reach it (`app.get`).
+ */
+export function monthlyPartitionsProvider<C>(
+  provide: string | symbol,
+  schema: string,
+  configToken: string | symbol,
+  describe: (config: C) => Omit<MonthlyPartitionedTable, 'schema'>,
+): Provider {
+  return {
+    provide,
+    inject: [configToken, getDataSourceToken(schema)],
+    useFactory: (config: C, dataSource: DataSource) =>
+      new MonthlyPartitions(dataSource, { schema, ...describe(config) }),
+  };
 }

@@ -6,7 +6,7 @@ import { alertsSchema } from './alert-engine.schema';
 import { AlertEvaluator } from './engine/alert-evaluator';
 import { PositionsConsumer } from './engine/positions.consumer';
 import { RuleSets } from './engine/rule-sets';
-import { RecordPartitions } from './records/record-partitions';
+import { recordPartitions } from './records/record-partitions';
 import { AlertVehicles } from './vehicles/alert-vehicles';
 import { VehicleSnapshotsConsumer } from './vehicles/vehicle-snapshots.consumer';
 import { AlertAccess } from './common/alert-access';
@@ -50,7 +50,7 @@ export class AlertEngineModule {
         AlertVehicles,
         RuleSets,
         AlertEvaluator,
-        RecordPartitions,
+        recordPartitions,
         {
           // The address of each record (docs/geocoding.md): a failed lookup gives none, never an error.
           provide: AddressResolver,

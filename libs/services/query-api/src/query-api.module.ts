@@ -15,7 +15,7 @@ import { NearestService } from './nearest/nearest.service';
 import { PositionViews } from './position-records/position-views';
 import { LegacyPositionsController } from './positions/legacy-positions.controller';
 import { PositionHistory } from './positions/position-history';
-import { PositionPartitions } from './positions/position-partitions';
+import { positionPartitions } from './positions/position-partitions';
 import { PositionProjection } from './positions/position-projection';
 import { PositionsController } from './positions/positions.controller';
 import { PositionsConsumer } from './positions/positions.consumer';
@@ -57,7 +57,7 @@ export class QueryApiModule {
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
         PositionHistory,
-        PositionPartitions,
+        positionPartitions,
         PositionProjection,
         PositionViews,
         {
