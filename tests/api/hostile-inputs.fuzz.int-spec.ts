@@ -7,7 +7,7 @@ import { allActions, openApiDocument } from '@fleet/contracts';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
 import { telemetryIngestFixtures, telemetryIngestModules } from '@fleet/telemetry-ingest-service-testing';
 import { TestContext, waitFor } from '@fleet/testing';
-import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+import { webhookDispatcherModules } from '@fleet/webhook-dispatcher-service-testing';
 import fc from 'fast-check';
 import { BodyPlan, bodyOf, Known } from './hostile-bodies';
 import { extraFields, hostileShare, occurrencesOf, Text, urlEncoded, valueOf } from './hostile-values';
@@ -101,7 +101,7 @@ describe('hostile inputs on every route of the OpenAPI document (fast-check)', (
         ...queryApiModules(reader),
         CommandGatewayModule,
         ...alertEngineModules(reader),
-        WebhookDispatcherModule,
+        ...webhookDispatcherModules(reader),
       ],
       fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures],
       env: { RATE_LIMIT_DEFAULT: 'second=100000' },

@@ -6,12 +6,14 @@ import { EnvReader, readServiceConfig, ServiceConfig } from '@fleet/platform';
 import { AlertEngineConfig, readAlertEngineConfig } from '@fleet/alert-engine-service';
 import { QueryApiConfig, readQueryApiConfig } from '@fleet/query-api-service';
 import { readTelemetryIngestConfig, TelemetryIngestConfig } from '@fleet/telemetry-ingest-service';
+import { readWebhookDispatcherConfig, WebhookDispatcherConfig } from '@fleet/webhook-dispatcher-service';
 
 export interface FleetConfig extends ServiceConfig {
   authService: AuthServiceConfig;
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
   alertEngine: AlertEngineConfig;
+  webhookDispatcher: WebhookDispatcherConfig;
   /** Where the embedded app keeps its data, secrets and the demo credentials file. */
   dataDir: string;
   /** Create the demo tenant on the first start (FLEET_DEMO=false turns it off). */
@@ -39,7 +41,7 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     trustedProxies: [],
     transport: 'in-process',
     databaseUrl: externalDatabase ?? EMBEDDED_URL_PLACEHOLDER,
-    jwtSecret: env.optionalString('AUTH_JWT_SECRET') ? undefined : localJwtSecret(dataDir),
+    jwtSecret: env.optionalString('AUTH_JWT_SECRET') ? undefined : localSecret(dataDir, 'jwt-secret', 48),
   });
   return {
     ...config,
@@ -48,6 +50,11 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     ingest: readTelemetryIngestConfig(env, { deviceHost: config.http.host }),
     queryApi: readQueryApiConfig(env),
     alertEngine: readAlertEngineConfig(env),
+    webhookDispatcher: readWebhookDispatcherConfig(env, {
+      secretKey: env.optionalString('WEBHOOK_SECRET_KEY')
+        ? undefined
+        : localSecret(dataDir, 'webhook-secret-key', 32),
+    }),
     dataDir,
     seedDemoTenant: env.bool('FLEET_DEMO', true),
     demoFleet: {
@@ -65,14 +72,15 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
 }
 
 /**
- * The embedded app signs tokens with a key made for its data directory (readable by its owner only),
- * so tokens survive a restart and no secret is ever committed.
+ * The embedded app signs tokens and encrypts webhook secrets with keys made for its data directory
+ * (readable by their owner only), so tokens and webhooks survive a restart and no secret is ever
+ * committed. `bytes` random bytes, base64url.
  */
-function localJwtSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
+function localSecret(dataDir: string, name: string, bytes: number): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = randomBytes(bytes).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }

@@ -3,7 +3,7 @@ import { AuthModule, AuthServiceConfig } from '@fleet/auth-service';
 import { CommandGatewayModule } from '@fleet/command-gateway-service';
 import { QueryApiConfig, QueryApiModule } from '@fleet/query-api-service';
 import { TelemetryIngestConfig, TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
-import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+import { WebhookDispatcherConfig, WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
 import { DynamicModule, Type } from '@nestjs/common';
 
 /** Every service module: what the embedded app runs, and what the OpenAPI document describes. */
@@ -12,6 +12,7 @@ export function fleetModules(config: {
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
   alertEngine: AlertEngineConfig;
+  webhookDispatcher: WebhookDispatcherConfig;
 }): (Type | DynamicModule)[] {
   return [
     AuthModule.forRoot(config.authService),
@@ -19,6 +20,6 @@ export function fleetModules(config: {
     QueryApiModule.forRoot(config.queryApi),
     CommandGatewayModule,
     AlertEngineModule.forRoot(config.alertEngine),
-    WebhookDispatcherModule,
+    WebhookDispatcherModule.forRoot(config.webhookDispatcher),
   ];
 }

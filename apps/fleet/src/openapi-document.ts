@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, generateOpenApiDocument, PlatformModule, readServiceConfig } from '@fleet/platform';
 import { readQueryApiConfig } from '@fleet/query-api-service';
+import { readWebhookDispatcherConfig } from '@fleet/webhook-dispatcher-service';
 import { readTelemetryIngestConfig } from '@fleet/telemetry-ingest-service';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -22,6 +23,7 @@ export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
   const env = new EnvReader({
     // Never used to sign anything: preview mode runs no provider.
     AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
     DATABASE_URL: 'postgres://openapi.invalid/none',
     MESSAGING_TRANSPORT: 'in-process',
   });
@@ -31,6 +33,7 @@ export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
     ingest: readTelemetryIngestConfig(env),
     queryApi: readQueryApiConfig(env),
     alertEngine: readAlertEngineConfig(env),
+    webhookDispatcher: readWebhookDispatcherConfig(env),
   };
   env.assertValid();
 

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
-import { WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
+import { readWebhookDispatcherConfig, WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
 
 const service = ServiceNames.webhookDispatcher;
 
 void runService(
   service,
-  (env) => readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
-  () => [WebhookDispatcherModule],
+  (env) => ({
+    ...readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
+    webhookDispatcher: readWebhookDispatcherConfig(env),
+  }),
+  (config) => [WebhookDispatcherModule.forRoot(config.webhookDispatcher)],
 );

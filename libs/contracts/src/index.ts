@@ -11,6 +11,7 @@ export {
 export * from './events/vehicle-snapshot.v1';
 export * from './events/company-snapshot.v1';
 export * from './events/alert-fired.v1';
+export * from './events/alert-configuration-snapshot.v1';
 export * from './alerts/alert-types';
 export * from './topics';
 export * from './services';

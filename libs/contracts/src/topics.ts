@@ -1,3 +1,4 @@
+import { AlertConfigurationSnapshotV1 } from './events/alert-configuration-snapshot.v1';
 import { AlertFiredV1 } from './events/alert-fired.v1';
 import { CompanySnapshotV1 } from './events/company-snapshot.v1';
 import { checkPositionReported } from './events/position-reported.check';
@@ -39,6 +40,13 @@ export const Topics = {
     cleanupPolicy: 'delete',
     retentionMs: 7 * DAY_MS,
     keyDescription: 'vehicle id',
+  }),
+  alertConfigurationSnapshots: defineTopic({
+    name: 'alerts.configuration-snapshots.v1',
+    payload: AlertConfigurationSnapshotV1,
+    partitions: 3,
+    cleanupPolicy: 'compact',
+    keyDescription: 'alert configuration id',
   }),
 } as const;
 

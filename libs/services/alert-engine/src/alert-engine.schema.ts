@@ -3,6 +3,7 @@ import { AlertConfiguration, RuleVersion } from './configurations/alert-configur
 import { VehicleState } from './engine/vehicle-state.entity';
 import { Geofence } from './geofences/geofence.entity';
 import { CreateAlerts1764400000000 } from './migrations/1764400000000-create-alerts';
+import { ConfigurationSnapshots1764600000000 } from './migrations/1764600000000-configuration-snapshots';
 import { AlertRecord } from './records/alert-record.entity';
 import { AlertVehicle } from './vehicles/alert-vehicle.entity';
 
@@ -16,6 +17,6 @@ export const ALERTS_SCHEMA = 'alerts';
 export const alertsSchema: ServiceSchema = {
   schema: ALERTS_SCHEMA,
   entities: [Geofence, AlertConfiguration, RuleVersion, AlertVehicle, VehicleState, AlertRecord],
-  migrations: [CreateAlerts1764400000000],
+  migrations: [CreateAlerts1764400000000, ConfigurationSnapshots1764600000000],
   outbox: true,
 };

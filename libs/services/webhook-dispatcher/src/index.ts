@@ -1,2 +1,3 @@
 export * from './webhook-dispatcher.module';
 export * from './webhook-dispatcher.schema';
+export * from './webhook-dispatcher.config';

@@ -1,9 +1,39 @@
 import { DatabaseModule } from '@fleet/platform';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import {
+  ConfigurationProjection,
+  ConfigurationSnapshotsConsumer,
+} from './configurations/configuration-projection';
+import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from './webhook-dispatcher.config';
 import { webhooksSchema } from './webhook-dispatcher.schema';
 
-/** Signed webhook deliveries of fired alerts to customer URLs. */
-@Module({
-  imports: [DatabaseModule.forService(webhooksSchema)],
-})
-export class WebhookDispatcherModule {}
+/** The management routes of webhooks (docs/webhooks.md, Routes). */
+const managementControllers: Type[] = [];
+const managementProviders: Provider[] = [];
+
+/** Fired alerts turned into deliveries, and deliveries attempted (docs/webhooks.md, How delivery works). */
+const deliveryControllers: Type[] = [];
+const deliveryProviders: Provider[] = [];
+
+/**
+ * Signed webhook deliveries of fired alerts to customer URLs. One folder per feature: `webhooks/`
+ * (management routes, secrets), `configurations/` (the projection of alert configurations links are
+ * checked against), `delivery/` (fired alerts to deliveries, the schedule, the delivery log),
+ * `sending/` (one HTTP attempt: address checks, pinned connections, redirects, timeouts).
+ */
+@Module({})
+export class WebhookDispatcherModule {
+  static forRoot(config: WebhookDispatcherConfig): DynamicModule {
+    return {
+      module: WebhookDispatcherModule,
+      imports: [DatabaseModule.forService(webhooksSchema)],
+      controllers: [ConfigurationSnapshotsConsumer, ...managementControllers, ...deliveryControllers],
+      providers: [
+        { provide: WEBHOOK_DISPATCHER_CONFIG, useValue: config },
+        ConfigurationProjection,
+        ...managementProviders,
+        ...deliveryProviders,
+      ],
+    };
+  }
+}

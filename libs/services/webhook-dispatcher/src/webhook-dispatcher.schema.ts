@@ -1,8 +1,17 @@
 import { ServiceSchema } from '@fleet/platform';
+import { ProjectedConfiguration } from './configurations/projected-configuration.entity';
+import { Delivery, DeliveryAttempt } from './delivery/delivery.entity';
+import { CreateWebhooks1764600000000 } from './migrations/1764600000000-create-webhooks';
+import { Webhook, WebhookAlertLink } from './webhooks/webhook.entity';
 
-/** Tables owned by webhook-dispatcher. Its entities and migrations are added here as its routes arrive. */
+export const WEBHOOKS_SCHEMA = 'webhooks';
+
+/**
+ * Tables owned by webhook-dispatcher: webhooks and their linked configurations, its projection of
+ * alert configurations, and deliveries with their attempts.
+ */
 export const webhooksSchema: ServiceSchema = {
-  schema: 'webhooks',
-  entities: [],
-  migrations: [],
+  schema: WEBHOOKS_SCHEMA,
+  entities: [Webhook, WebhookAlertLink, ProjectedConfiguration, Delivery, DeliveryAttempt],
+  migrations: [CreateWebhooks1764600000000],
 };

@@ -1,5 +1,5 @@
 import type { AlertSettings } from '@fleet/contracts';
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 
 /**
  * An alert configuration: a rule of one catalog type, owned by a company, covering the vehicles it
@@ -42,6 +42,10 @@ export class AlertConfiguration {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt!: Date | null;
+
+  /** Raised by every save: the version of its snapshot on `alerts.configuration-snapshots.v1`. */
+  @VersionColumn({ type: 'integer', default: 1 })
+  version!: number;
 }
 
 /**

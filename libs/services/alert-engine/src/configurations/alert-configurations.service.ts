@@ -1,5 +1,11 @@
-import { AlertSettings, alertTypeById, settingsWithDefaults } from '@fleet/contracts';
-import { Counted, Slice } from '@fleet/platform';
+import {
+  AlertConfigurationSnapshotV1,
+  AlertSettings,
+  alertTypeById,
+  settingsWithDefaults,
+  Topics,
+} from '@fleet/contracts';
+import { Counted, InjectOutbox, Outbox, Slice } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
@@ -35,20 +41,24 @@ const GEOFENCE_TYPES = new Set<number>([1, 2]);
 
 /**
  * Alert configurations of a company: checked against the catalog, the company's geofences and its
- * vehicles (alert-engine's projection of the registry), stored, and announced to the engine by
- * raising the company's rule version in the same transaction. Deleting keeps the row (records name
- * it) and stops it from firing.
+ * vehicles (alert-engine's projection of the registry), stored, and announced in the same transaction:
+ * to the engine by raising the company's rule version, to other services by a snapshot on
+ * `alerts.configuration-snapshots.v1` (outbox). Deleting keeps the row (records name it) and stops it
+ * from firing.
  */
 @Injectable()
 export class AlertConfigurationsService {
-  constructor(@InjectDataSource(ALERTS_SCHEMA) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(ALERTS_SCHEMA) private readonly dataSource: DataSource,
+    @InjectOutbox(ALERTS_SCHEMA) private readonly outbox: Outbox,
+  ) {}
 
   async create(companyId: number, input: NewAlertConfiguration): Promise<AlertConfigurationView> {
     const definition = definitionOf(input);
     return this.dataSource.transaction(async (manager) => {
       await this.checkCompanyFacts(manager, companyId, definition);
       const saved = await manager.save(manager.create(AlertConfiguration, { companyId, ...definition }));
-      await bumpRuleVersion(manager, companyId);
+      await this.announce(manager, saved);
       return viewOf(saved);
     });
   }
@@ -76,7 +86,7 @@ export class AlertConfigurationsService {
       await this.checkCompanyFacts(manager, companyId, definition, current.vehicleIds);
       Object.assign(current, definition, { updatedAt: new Date() });
       const saved = await manager.save(current);
-      await bumpRuleVersion(manager, companyId);
+      await this.announce(manager, saved);
       return viewOf(saved);
     });
   }
@@ -88,9 +98,17 @@ export class AlertConfigurationsService {
       current.deletedAt = new Date();
       current.updatedAt = current.deletedAt;
       const saved = await manager.save(current);
-      await bumpRuleVersion(manager, companyId);
+      await this.announce(manager, saved);
       return viewOf(saved);
     });
+  }
+
+  /** Tells the engine (rule version) and other services (snapshot) of a change, with it. */
+  private async announce(manager: EntityManager, saved: AlertConfiguration): Promise<void> {
+    await bumpRuleVersion(manager, saved.companyId);
+    await this.outbox.enqueue(manager, Topics.alertConfigurationSnapshots, [
+      { key: String(saved.id), payload: snapshotOf(saved) },
+    ]);
   }
 
   private async lockedOf(manager: EntityManager, companyId: number, id: number): Promise<AlertConfiguration> {
@@ -143,6 +161,18 @@ export class AlertConfigurationsService {
       throw new AlertEngineException(AlertEngineExceptionCode.InvalidDefinition, problems.join('; '));
     }
   }
+}
+
+export function snapshotOf(row: AlertConfiguration): AlertConfigurationSnapshotV1 {
+  return {
+    configurationId: row.id,
+    companyId: row.companyId,
+    alertTypeId: row.alertTypeId,
+    isActive: row.isActive,
+    deleted: row.deletedAt !== null,
+    version: row.version,
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 function viewOf(row: AlertConfiguration): AlertConfigurationView {

@@ -20,7 +20,9 @@ export class CreateAlerts1764400000000 implements MigrationInterface {
         "deleted_at" TIMESTAMP WITH TIME ZONE,
         CONSTRAINT "PK_alerts_geofences" PRIMARY KEY ("id")
       )`);
-    await queryRunner.query(`CREATE INDEX "geofences_company_idx" ON "alerts"."geofences" ("company_id", "id")`);
+    await queryRunner.query(
+      `CREATE INDEX "geofences_company_idx" ON "alerts"."geofences" ("company_id", "id")`,
+    );
     await queryRunner.query(`
       CREATE TABLE "alerts"."configurations" (
         "id" SERIAL NOT NULL,
@@ -82,7 +84,9 @@ export class CreateAlerts1764400000000 implements MigrationInterface {
         CONSTRAINT "PK_alerts_records" PRIMARY KEY ("id", "utc_time")
       ) PARTITION BY RANGE ("utc_time")`);
     // Catches records outside every monthly partition (a tracker with a wrong clock).
-    await queryRunner.query(`CREATE TABLE "alerts"."records_default" PARTITION OF "alerts"."records" DEFAULT`);
+    await queryRunner.query(
+      `CREATE TABLE "alerts"."records_default" PARTITION OF "alerts"."records" DEFAULT`,
+    );
     await queryRunner.query(
       `CREATE INDEX "records_company_time_idx" ON "alerts"."records" ("company_id", "utc_time", "id")`,
     );

@@ -1,0 +1,2 @@
+/** webhook-dispatcher's test fixtures (`@fleet/webhook-dispatcher-service-testing`). */
+export * from './webhook-dispatcher-fixtures';
