@@ -102,6 +102,9 @@ export const publicRoutes: readonly RouteOwnership[] = [
   route('PUT', '/v2/api/webhooks/{id}', webhookDispatcher),
   route('DELETE', '/v2/api/webhooks/{id}', webhookDispatcher),
   route('POST', '/v2/api/webhooks/{id}/link-alert', webhookDispatcher),
+  // Extension: the delivery log and redelivery (docs/webhooks.md)
+  route('GET', '/v2/api/webhooks/{id}/deliveries', webhookDispatcher),
+  route('POST', '/v2/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', webhookDispatcher),
 ];
 
 function templateToRegExp(path: string): RegExp {

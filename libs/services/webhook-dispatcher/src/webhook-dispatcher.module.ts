@@ -4,6 +4,12 @@ import {
   ConfigurationProjection,
   ConfigurationSnapshotsConsumer,
 } from './configurations/configuration-projection';
+import { DeliveryLogController } from './delivery/delivery-log.controller';
+import { DeliveryLogService } from './delivery/delivery-log.service';
+import { DeliveryPlanner } from './delivery/delivery-planner';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { FiredAlertsConsumer } from './delivery/fired-alerts.consumer';
+import { DeliveryLogRetention } from './delivery/log-retention';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from './webhook-dispatcher.config';
 import { webhooksSchema } from './webhook-dispatcher.schema';
 
@@ -12,8 +18,8 @@ const managementControllers: Type[] = [];
 const managementProviders: Provider[] = [];
 
 /** Fired alerts turned into deliveries, and deliveries attempted (docs/webhooks.md, How delivery works). */
-const deliveryControllers: Type[] = [];
-const deliveryProviders: Provider[] = [];
+const deliveryControllers: Type[] = [FiredAlertsConsumer, DeliveryLogController];
+const deliveryProviders: Provider[] = [DeliveryPlanner, DeliveryWorker, DeliveryLogService, DeliveryLogRetention];
 
 /**
  * Signed webhook deliveries of fired alerts to customer URLs. One folder per feature: `webhooks/`

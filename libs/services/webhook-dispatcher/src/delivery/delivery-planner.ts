@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AlertFiredV1,
+  isDeliveredToGlobalWebhooks,
+  isDeliveredToLinkedWebhooks,
+} from '@fleet/contracts';
+import { BatchCoalescer, CompanyDirectory } from '@fleet/platform';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { webhookBodyOf } from './webhook-payload';
+
+/** Fired alerts planned in one transaction at most. */
+const MAX_ALERTS_PER_TRANSACTION = 2_000;
+
+/** A delivery about to be stored: one fired alert for one webhook. */
+interface PlannedDelivery {
+  id: string;
+  webhookId: number;
+  alert: AlertFiredV1;
+  body: string;
+}
+
+/**
+ * Turns fired alerts into deliveries (spec, "Which alerts reach a webhook"): an alert-scoped, active
+ * webhook gets the alerts of the configurations it links when their type is delivered to linked
+ * webhooks (1, 2, 5, 8, 9, 10); a global, active webhook gets every type delivered to global webhooks
+ * (those six and 3, 12, 13, 14) of configurations of its company and every company below it (the
+ * event names the owning company's ancestors). Never: 15, 16, 17, 20. A webhook of a suspended company
+ * gets no delivery; one that is suspended later, while its deliveries wait, is checked again at send
+ * time.
+ *
+ * The body is built here, once, and stored with the delivery: every attempt sends the same bytes. A
+ * fired alert consumed again plans nothing new (one delivery per fired alert and webhook, by a unique
+ * index).
+ */
+@Injectable()
+export class DeliveryPlanner {
+  private readonly coalescer = new BatchCoalescer<AlertFiredV1>(
+    (alerts) => this.plan(alerts),
+    MAX_ALERTS_PER_TRANSACTION,
+  );
+  /** Told after deliveries were stored, so that the worker attempts them at once. */
+  private onPlanned: () => void = () => undefined;
+
+  constructor(
+    @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
+    private readonly companies: CompanyDirectory,
+  ) {}
+
+  whenPlanned(listener: () => void): void {
+    this.onPlanned = listener;
+  }
+
+  /** Plans deliveries for `alerts`; concurrent calls share one transaction and resolve once it committed. */
+  apply(alerts: readonly AlertFiredV1[]): Promise<void> {
+    return alerts.length === 0 ? Promise.resolve() : this.coalescer.submit(alerts);
+  }
+
+  private async plan(alerts: readonly AlertFiredV1[]): Promise<void> {
+    const stored = await this.dataSource.transaction(async (manager) => {
+      const planned = await this.deliveriesOf(manager, alerts);
+      return this.store(manager, planned);
+    });
+    if (stored > 0) this.onPlanned();
+  }
+
+  private async deliveriesOf(
+    manager: EntityManager,
+    alerts: readonly AlertFiredV1[],
+  ): Promise<PlannedDelivery[]> {
+    const linkedTypes = alerts.filter((alert) => isDeliveredToLinkedWebhooks(alert.alertTypeId));
+    const globalTypes = alerts.filter((alert) => isDeliveredToGlobalWebhooks(alert.alertTypeId));
+    const linked: { configuration_id: number; webhook_id: number; company_id: number }[] = linkedTypes.length
+      ? await manager.query(
+          `SELECT l.configuration_id, w.id AS webhook_id, w.company_id
+             FROM webhooks.webhook_alerts l JOIN webhooks.webhooks w ON w.id = l.webhook_id
+            WHERE l.configuration_id = ANY($1::int[])
+              AND NOT w.is_global AND w.is_active AND w.deleted_at IS NULL`,
+          [[...new Set(linkedTypes.map((alert) => alert.configurationId))]],
+        )
+      : [];
+    const companyIds = new Set(globalTypes.flatMap((alert) => [alert.companyId, ...alert.ancestorCompanyIds]));
+    const global: { webhook_id: number; company_id: number }[] = companyIds.size
+      ? await manager.query(
+          `SELECT id AS webhook_id, company_id FROM webhooks.webhooks
+            WHERE company_id = ANY($1::int[]) AND is_global AND is_active AND deleted_at IS NULL`,
+          [[...companyIds]],
+        )
+      : [];
+
+    const linkedByConfiguration = groupBy(linked, (row) => row.configuration_id);
+    const globalByCompany = groupBy(global, (row) => row.company_id);
+    const planned: PlannedDelivery[] = [];
+    // An alert delivered twice within one batch is planned once.
+    const seen = new Set<string>();
+    for (const alert of alerts) {
+      if (seen.has(alert.eventId)) continue;
+      seen.add(alert.eventId);
+      const body = webhookBodyOf(alert);
+      if (body === undefined) continue;
+      const targets = new Map<number, number>();
+      if (isDeliveredToLinkedWebhooks(alert.alertTypeId)) {
+        for (const row of linkedByConfiguration.get(alert.configurationId) ?? [])
+          targets.set(row.webhook_id, row.company_id);
+      }
+      if (isDeliveredToGlobalWebhooks(alert.alertTypeId)) {
+        for (const companyId of [alert.companyId, ...alert.ancestorCompanyIds]) {
+          for (const row of globalByCompany.get(companyId) ?? []) targets.set(row.webhook_id, row.company_id);
+        }
+      }
+      for (const [webhookId, companyId] of targets) {
+        if (this.companies.blockingAncestor(companyId)) continue;
+        planned.push({ id: randomUUID(), webhookId, alert, body });
+      }
+    }
+    return planned;
+  }
+
+  /** Inserts the deliveries due now; those already planned for the same alert and webhook are skipped. */
+  private async store(manager: EntityManager, planned: readonly PlannedDelivery[]): Promise<number> {
+    if (planned.length === 0) return 0;
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO webhooks.deliveries
+         (id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, status, next_attempt_at)
+       SELECT id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, 'pending', now()
+         FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::int[], $5::smallint[], $6::text[])
+           AS p(id, webhook_id, alert_event_id, configuration_id, alert_type_id, body)
+       ON CONFLICT (alert_event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
+       RETURNING id`,
+      [
+        planned.map((delivery) => delivery.id),
+        planned.map((delivery) => delivery.webhookId),
+        planned.map((delivery) => delivery.alert.eventId),
+        planned.map((delivery) => delivery.alert.configurationId),
+        planned.map((delivery) => delivery.alert.alertTypeId),
+        planned.map((delivery) => delivery.body),
+      ],
+    );
+    return inserted.length;
+  }
+}
+
+function groupBy<T, K>(rows: readonly T[], keyOf: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
