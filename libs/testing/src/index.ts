@@ -6,3 +6,4 @@ export * from './free-port';
 export * from './app-process';
 export * from './factories';
 export * from './test-context';
+export * from './webhook-receiver';
