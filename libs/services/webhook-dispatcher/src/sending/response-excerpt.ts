@@ -40,8 +40,6 @@ export class ResponseExcerpt {
    * become U+FFFD, and so does NUL, which a PostgreSQL `text` column cannot hold.
    */
   text(): string {
-    return Buffer.concat(this.kept, this.keptBytes)
-      .toString('utf8')
-      .replaceAll('\u0000', '\uFFFD');
+    return Buffer.concat(this.kept, this.keptBytes).toString('utf8').replaceAll('\u0000', '\uFFFD');
   }
 }
