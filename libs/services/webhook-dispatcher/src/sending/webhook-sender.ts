@@ -13,10 +13,19 @@ import {
   shownUrl,
 } from './target-check';
 
+/** Re-exported for callers that inject a resolver. */
+export type { ResolveHost } from './target-check';
+
 export interface SenderOptions {
-  /** WEBHOOK_ALLOW_PRIVATE_CIDRS entries, e.g. ['127.0.0.1/32']: addresses inside them are allowed although not unicast. */
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_CIDRS entries, e.g. ['127.0.0.1/32']: addresses inside them are allowed although
+   * not unicast (never unspecified, broadcast, multicast, NAT64, 6to4 or IPv4-compatible ones).
+   */
   allowPrivateCidrs: readonly string[];
-  /** Per request (the POST, and separately the GET of a followed redirect): no complete answer within it fails. Default 5000. */
+  /**
+   * Per request (the POST, and separately the GET of a followed redirect): no complete answer within it
+   * fails. Default 5000.
+   */
   timeoutMs?: number;
   /** Host name resolution; default: node:dns lookup with { all: true }. Tests inject one (e.g. rebinding). */
   resolve?: ResolveHost;
@@ -28,7 +37,10 @@ export interface WebhookRequest {
   url: string;
   /** The exact bytes to POST (UTF-8 JSON text). */
   body: string;
-  /** Extra headers (X-Service-Signature, X-Service-Delivery, X-Service-Event); Content-Type: application/json is set by the sender. */
+  /**
+   * Extra headers (X-Service-Signature, X-Service-Delivery, X-Service-Event); Content-Type:
+   * application/json is set by the sender (a Content-Type given here is dropped).
+   */
   headers: Record<string, string>;
 }
 
@@ -41,7 +53,10 @@ export type AttemptOutcome =
       responseExcerpt: string;
       redirectedTo?: string;
     }
-  /** An attempt was made and failed: non-2xx, other 3xx, connection error, timeout, redirect target refused/unresolvable. */
+  /**
+   * An attempt was made and failed: non-2xx, other 3xx, connection error, timeout, redirect target
+   * refused/unresolvable.
+   */
   | {
       kind: 'failed';
       statusCode?: number;
@@ -50,7 +65,10 @@ export type AttemptOutcome =
       responseExcerpt?: string;
       redirectedTo?: string;
     }
-  /** No attempt at all: the URL's host did not resolve, or only to refused addresses (spec: dropped without an attempt). */
+  /**
+   * No attempt at all: the URL is not http(s) or carries credentials, or its host did not resolve, or
+   * only to refused addresses (spec: dropped without an attempt).
+   */
   | { kind: 'refused'; reason: string };
 
 /** The spec's "no response within 5 seconds". */
@@ -72,8 +90,8 @@ type Exchange =
   | { kind: 'error'; statusCode?: number; error: string; excerpt?: string };
 
 /**
- * One webhook attempt over HTTP (docs/webhooks.md, "How a delivery is sent"): the address checks
- * (SSRF), the POST on a connection pinned to a checked address, the one redirect the spec follows,
+ * One webhook attempt over HTTP (docs/webhooks.md, "How a delivery attempt is sent"): the address
+ * checks (SSRF), the POST on a connection pinned to a checked address, the one redirect the spec follows,
  * the timeout, and what the delivery log records. It knows nothing of deliveries, retries or
  * signatures: the worker in `delivery/` prepares the request and decides what an outcome means.
  *
@@ -146,8 +164,26 @@ export class WebhookSender {
       return { kind: 'failed', statusCode, error, durationMs: elapsed(), responseExcerpt: excerpt };
     }
 
-    // 300–303: once, as a GET without body (and so without Content-Type), the X-Service-* headers kept.
-    const refusedRedirect = (error: string, redirectedTo?: string): AttemptOutcome => ({
+    return this.followRedirect(post, check.target.url, extraHeaders, elapsed);
+  }
+
+  /** Closes the pooled connections (waiting for requests in flight). */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /**
+   * A 300–303 answer to the POST: once, as a GET without body (and so without Content-Type) to the
+   * `Location`, checked like the webhook URL, with the X-Service-* headers kept. The GET decides.
+   */
+  private async followRedirect(
+    redirect: Extract<Exchange, { kind: 'answer' }>,
+    base: URL,
+    headers: Record<string, string>,
+    elapsed: () => number,
+  ): Promise<AttemptOutcome> {
+    const { statusCode, excerpt } = redirect;
+    const refused = (error: string, redirectedTo?: string): AttemptOutcome => ({
       kind: 'failed',
       statusCode,
       error,
@@ -155,27 +191,22 @@ export class WebhookSender {
       responseExcerpt: excerpt,
       ...(redirectedTo === undefined ? {} : { redirectedTo }),
     });
-    if (post.location === undefined)
-      return refusedRedirect(`redirect ${statusCode} without a Location header`);
-    if (Array.isArray(post.location))
-      return refusedRedirect(`redirect ${statusCode} with several Location headers`);
-    const location = parseTargetUrl(post.location, check.target.url);
-    if ('reason' in location)
-      return refusedRedirect(`redirect ${statusCode} to a refused URL: ${location.reason}`);
+    if (redirect.location === undefined) {
+      return refused(`redirect ${statusCode} without a Location header`);
+    }
+    if (Array.isArray(redirect.location)) {
+      return refused(`redirect ${statusCode} with several Location headers`);
+    }
+    const location = parseTargetUrl(redirect.location, base);
+    if ('reason' in location) return refused(`redirect ${statusCode} to a refused URL: ${location.reason}`);
     const redirectedTo = shownUrl(location.url);
-    const redirectCheck = await this.checkWithin(location.url);
-    if (!redirectCheck.ok)
-      return refusedRedirect(`redirect target refused: ${redirectCheck.reason}`, redirectedTo);
-    const get = await this.exchange(
-      redirectCheck.target,
-      'GET',
-      extraHeaders,
-      undefined,
-      redirectCheck.deadline,
-    );
+    const check = await this.checkWithin(location.url);
+    if (!check.ok) return refused(`redirect target refused: ${check.reason}`, redirectedTo);
 
-    if (get.kind === 'error')
+    const get = await this.exchange(check.target, 'GET', headers, undefined, check.deadline);
+    if (get.kind === 'error') {
       return failedExchange(get, `redirect GET: ${get.error}`, elapsed(), redirectedTo);
+    }
     if (isSuccess(get.statusCode)) {
       return {
         kind: 'delivered',
@@ -197,11 +228,6 @@ export class WebhookSender {
       responseExcerpt: get.excerpt,
       redirectedTo,
     };
-  }
-
-  /** Closes the pooled connections (waiting for requests in flight). */
-  async close(): Promise<void> {
-    await this.agent.close();
   }
 
   /**
