@@ -12,12 +12,15 @@ import { FiredAlertsConsumer } from './delivery/fired-alerts.consumer';
 import { DeliveryLogRetention } from './delivery/log-retention';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from './webhook-dispatcher.config';
 import { webhooksSchema } from './webhook-dispatcher.schema';
+import { secretBoxProvider } from './webhooks/secret-box';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
-/** The management routes of webhooks (docs/webhooks.md, Routes). */
-const managementControllers: Type[] = [];
-const managementProviders: Provider[] = [];
+/** The management routes of webhooks (docs/webhooks.md, Managing webhooks). */
+const managementControllers: Type[] = [WebhooksController];
+const managementProviders: Provider[] = [secretBoxProvider, WebhooksService];
 
-/** Fired alerts turned into deliveries, and deliveries attempted (docs/webhooks.md, How delivery works). */
+/** Fired alerts turned into deliveries, and deliveries attempted (docs/webhooks.md, How delivery works, The delivery log). */
 const deliveryControllers: Type[] = [FiredAlertsConsumer, DeliveryLogController];
 const deliveryProviders: Provider[] = [DeliveryPlanner, DeliveryWorker, DeliveryLogService, DeliveryLogRetention];
 

@@ -1,7 +1,4 @@
-import { Actions } from '@fleet/contracts';
 import {
-  ApiAuthenticated,
-  ApiErrors,
   ApiInterfaceExtension,
   ApiPageOf,
   ApiSuccess,
@@ -10,21 +7,17 @@ import {
   Page,
   PageQuery,
   Principal,
-  RequiresAction,
   sliceOf,
 } from '@fleet/platform';
-import { Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { WebhookRoutes } from '../webhooks/webhook-routes';
 import { DeliveryLogService } from './delivery-log.service';
 import { DeliveryItem, DeliveryParams, toDeliveryItem, WebhookParam } from './dto/delivery-log.dto';
 
 /** Extension: what happened to a webhook's deliveries, and sending one again (`webhooks:manage`). */
-@Controller('v2/api/webhooks')
-@ApiTags('Webhooks')
+@WebhookRoutes()
 @ApiInterfaceExtension()
-@ApiAuthenticated()
-@ApiErrors(404, 422)
-@RequiresAction(Actions.manageWebhooks)
 export class DeliveryLogController {
   constructor(private readonly log: DeliveryLogService) {}
 

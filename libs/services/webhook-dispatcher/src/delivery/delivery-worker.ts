@@ -77,7 +77,6 @@ interface Result {
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly sender: WebhookSender;
-  private readonly secrets: SecretBox;
   private readonly results = new BatchCoalescer<Result>(
     (results) => this.record(results),
     MAX_RESULTS_PER_TRANSACTION,
@@ -95,13 +94,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
     @Inject(WEBHOOK_DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     private readonly companies: CompanyDirectory,
+    private readonly secrets: SecretBox,
     planner: DeliveryPlanner,
   ) {
     this.sender = new WebhookSender({
       allowPrivateCidrs: config.allowPrivateCidrs,
       connectionsPerOrigin: config.maxPerEndpoint,
     });
-    this.secrets = new SecretBox(config.secretKey);
     planner.whenPlanned(() => this.wake());
   }
 
