@@ -32,6 +32,7 @@
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AlertConfigurationSnapshotV1, AlertFiredV1, Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { namespaced } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { verify } from '@octokit/webhooks-methods';
 import { Kafka, logLevel } from 'kafkajs';
@@ -108,6 +109,8 @@ interface Services {
   registry: KafkaEventPublisher;
   dispatcher: ServiceProcess;
   kafkaPids: () => number[];
+  kafka: Kafka;
+  namespace: string;
   all: ServiceProcess[];
 }
 
@@ -266,6 +269,24 @@ async function latencyPhase(services: Services) {
     { name: 'Speeding', alertTypeId: 10, settings: { maxSpeedKmh: MAX_SPEED_KMH } },
   );
   await waitForProjection(services, configuration.id);
+  // When each fired alert reached Kafka (its record timestamp, set by alert-engine's relay), for the
+  // breakdown of the delay.
+  const firedAt = new Map<string, number>();
+  const firedConsumer = services.kafka.consumer({ groupId: `${services.namespace}.bench-fired` });
+  await firedConsumer.connect();
+  await firedConsumer.subscribe({
+    topic: namespaced(services, Topics.alertsFired.name),
+    fromBeginning: true,
+  });
+  await firedConsumer.run({
+    eachMessage: async ({ message }) => {
+      const alert = JSON.parse(message.value!.toString()) as AlertFiredV1;
+      firedAt.set(
+        alertKeyOf(alert.vehicleId, new Date(alert.fixTime).toISOString()),
+        Number(message.timestamp),
+      );
+    },
+  });
   const receiver = await WebhookReceiver.start();
   const arrivals = new Map<string, number>();
   let duplicates = 0;
@@ -397,6 +418,35 @@ async function latencyPhase(services: Services) {
     if (arrival !== undefined && recorded !== undefined)
       fromRecord.push(performance.timeOrigin + arrival - recorded);
   }
+  // Where the time went: record → fired alert on Kafka → delivery planned → attempt started → received
+  // (epoch milliseconds; PostgreSQL's, the broker's and the processes' clocks are the machine's).
+  const { rows: planned } = await services.pool.query<{ body: string; created_at: Date; started_at: Date }>(
+    `SELECT d.body, d.created_at, a.started_at FROM webhooks.deliveries d
+       JOIN webhooks.delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
+      WHERE d.webhook_id = $1`,
+    [webhook.id],
+  );
+  const plannedOf = new Map(planned.map((row) => [keyOfBody(row.body), row]));
+  const steps = {
+    recordToFired: [] as number[],
+    firedToPlanned: [] as number[],
+    plannedToAttempt: [] as number[],
+    attemptToReceived: [] as number[],
+  };
+  for (const trigger of run.triggers) {
+    const [recorded, fired, row, arrival] = [
+      createdAt.get(trigger.key),
+      firedAt.get(trigger.key),
+      plannedOf.get(trigger.key),
+      arrivals.get(trigger.key),
+    ];
+    if (recorded === undefined || fired === undefined || !row || arrival === undefined) continue;
+    steps.recordToFired.push(fired - recorded);
+    steps.firedToPlanned.push(row.created_at.getTime() - fired);
+    steps.plannedToAttempt.push(row.started_at.getTime() - row.created_at.getTime());
+    steps.attemptToReceived.push(performance.timeOrigin + arrival - row.started_at.getTime());
+  }
+  await firedConsumer.disconnect();
   const invalid = await invalidSignatures(receiver.requests, () => webhook.secret);
   const signaturesChecked = receiver.requests.length;
   await receiver.close();
@@ -421,6 +471,15 @@ async function latencyPhase(services: Services) {
     acceptedToReceivedMs: acceptedSummary,
     sentToReceivedMs: summary(sent),
     recordCreatedToReceivedMs: summary(fromRecord),
+    breakdownMs: {
+      explained:
+        "record created_at → the fired alert's Kafka timestamp → the delivery's created_at (the planner's " +
+        "transaction start) → its first attempt's started_at → receipt",
+      recordToFiredOnKafka: summary(steps.recordToFired),
+      firedToPlanned: summary(steps.firedToPlanned),
+      plannedToAttemptStarted: summary(steps.plannedToAttempt),
+      attemptToReceived: summary(steps.attemptToReceived),
+    },
     signaturesChecked,
     invalidSignatures: invalid,
     cpuPercentOfOneCore: usage,
@@ -710,6 +769,8 @@ async function main(): Promise<void> {
       registry: new KafkaEventPublisher(producer, namespace),
       dispatcher,
       kafkaPids: kafka.pids,
+      kafka: client,
+      namespace,
       all,
     };
     await services.registry.publish(

@@ -64,6 +64,21 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
   const count = async (sql: string, params: unknown[] = []) =>
     Number((await database.pool.query(sql, params)).rows[0].n);
 
+  /** A failed wait, with where the alerts got to and the services' output. */
+  const explained = async <T>(wait: Promise<T>): Promise<T> => {
+    try {
+      return await wait;
+    } catch (error) {
+      const { rows } = await database.pool.query(
+        `SELECT (SELECT count(*) FROM alerts.records) AS records, (SELECT count(*) FROM alerts.outbox) AS outbox,
+                (SELECT json_agg(json_build_object('status', status, 'attempts', attempts, 'outcome', outcome))
+                   FROM webhooks.deliveries) AS deliveries`,
+      );
+      const logs = [...processes.values()].map((process) => `--- ${process.app}\n${process.logs()}`);
+      throw new Error(`${(error as Error).message}\n${JSON.stringify(rows[0])}\n${logs.join('\n')}`);
+    }
+  };
+
   beforeAll(async () => {
     database = await createTestDatabase();
     receiver = await WebhookReceiver.start();
@@ -198,9 +213,11 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
     );
 
     // Every delivery attempted once and failing: kill the dispatcher while they are pending.
-    await waitFor(() => failing.size === VEHICLES, {
-      description: `a first attempt of each of the ${VEHICLES} deliveries`,
-    });
+    await explained(
+      waitFor(() => failing.size === VEHICLES, {
+        description: `a first attempt of each of the ${VEHICLES} deliveries`,
+      }),
+    );
     await processes.get('webhook-dispatcher')!.kill('SIGKILL');
     const requestsBeforeKill = answered.length;
     const { rows: atKill } = await database.pool.query<{
@@ -226,11 +243,13 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
           .filter((entry) => entry.afterRestart && entry.status === 200)
           .map((entry) => alertKeyOf(entry.request.body)),
       );
-    await waitFor(() => [...expected].every((key) => deliveredAfterRestart().has(key)), {
-      // Those in flight at the kill are due when their lease ends, 20 s after their claim.
-      timeoutMs: LEASE_MS + 25_000,
-      description: `every one of the ${VEHICLES} alerts delivered after the restart`,
-    });
+    await explained(
+      waitFor(() => [...expected].every((key) => deliveredAfterRestart().has(key)), {
+        // Those in flight at the kill are due when their lease ends, 20 s after their claim.
+        timeoutMs: LEASE_MS + 25_000,
+        description: `every one of the ${VEHICLES} alerts delivered after the restart`,
+      }),
+    );
 
     // Every request the receiver got, before and after the kill, carries a valid signature.
     for (const { request } of answered) {
