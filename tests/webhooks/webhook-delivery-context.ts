@@ -69,7 +69,11 @@ export class WebhookDeliveryContext extends TestContext {
   }
 
   /** The stored deliveries of a webhook, oldest first. */
-  async deliveriesOf(webhookId: number): Promise<{ id: string; status: string; attempts: number; outcome: string | null; alert_event_id: string }[]> {
+  async deliveriesOf(
+    webhookId: number,
+  ): Promise<
+    { id: string; status: string; attempts: number; outcome: string | null; alert_event_id: string }[]
+  > {
     const { rows } = await this.database.pool.query(
       `SELECT id, status, attempts, outcome, alert_event_id FROM webhooks.deliveries WHERE webhook_id = $1 ORDER BY created_at, id`,
       [webhookId],
@@ -98,7 +102,13 @@ export function firedAlert(
     lng: 13.405,
     course: 90,
     fixTime: new Date().toISOString(),
-    address: { street: 'Unter den Linden 1', suburb: 'Mitte', state: 'Berlin', postcode: '10117', country: 'Germany' },
+    address: {
+      street: 'Unter den Linden 1',
+      suburb: 'Mitte',
+      state: 'Berlin',
+      postcode: '10117',
+      country: 'Germany',
+    },
     data: dataOf(alertTypeId),
     ...overrides,
   };

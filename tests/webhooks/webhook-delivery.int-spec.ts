@@ -30,8 +30,11 @@ describe('webhook delivery', () => {
 
   it('POSTs the payload with its headers, signed with the secret as the spec says', async () => {
     const configurationId = await h.configuration(companyId, 10);
-    const webhook = await h.createWebhook(token, { url: receiver.url('/signed'), alertIds: [configurationId] });
-    await h.fire(firedAlert(10, configurationId, companyId, { vehicleName: 'Truck 7', course: 359.4 }));
+    const webhook = await h.createWebhook(token, {
+      url: receiver.url('/signed'),
+      alertIds: [configurationId],
+    });
+    await h.fire(firedAlert(10, configurationId, companyId, { vehicleName: 'Truck 7', course: 359 }));
 
     const [request] = await receiver.waitForRequests(1, { path: '/signed' });
     expect(request.method).toBe('POST');
@@ -51,7 +54,13 @@ describe('webhook delivery', () => {
       Position: { Lat: 52.52, Lng: 13.405 },
       Direction: 359,
       Timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
-      Address: { Street: 'Unter den Linden 1', Suburb: 'Mitte', State: 'Berlin', Postcode: '10117', Country: 'Germany' },
+      Address: {
+        Street: 'Unter den Linden 1',
+        Suburb: 'Mitte',
+        State: 'Berlin',
+        Postcode: '10117',
+        Country: 'Germany',
+      },
       Data: { Speed: 112.5, MaxSpeed: 100 },
     });
     // Whole values without a decimal point.
@@ -61,7 +70,9 @@ describe('webhook delivery', () => {
   it('retries twice, 2 s and 5 s after failures, with the same bytes and a new delivery UUID each time', async () => {
     const configurationId = await h.configuration(companyId, 5);
     await h.createWebhook(token, { url: receiver.url('/failing'), alertIds: [configurationId] });
-    receiver.answer((request) => (request.url === '/failing' ? { status: 500, body: 'down for maintenance' } : { status: 200 }));
+    receiver.answer((request) =>
+      request.url === '/failing' ? { status: 500, body: 'down for maintenance' } : { status: 200 },
+    );
     await h.fire(firedAlert(5, configurationId, companyId));
 
     const attempts = await receiver.waitForRequests(3, { path: '/failing', timeoutMs: 20_000 });
@@ -78,7 +89,10 @@ describe('webhook delivery', () => {
 
     const eventId = attempts[0].headers['x-service-event'] as string;
     const row = await waitFor(async () => {
-      const { rows } = await h.database.pool.query(`SELECT status, attempts, outcome FROM webhooks.deliveries WHERE id = $1`, [eventId]);
+      const { rows } = await h.database.pool.query(
+        `SELECT status, attempts, outcome FROM webhooks.deliveries WHERE id = $1`,
+        [eventId],
+      );
       return rows[0]?.status === 'failed' && rows[0];
     });
     expect(row.attempts).toBe(3);
@@ -157,7 +171,8 @@ describe('webhook delivery', () => {
       ];
       const configurationId = await h.configuration(companyId, 1);
       const webhooks = [];
-      for (const url of forms) webhooks.push(await h.createWebhook(token, { url, alertIds: [configurationId] }));
+      for (const url of forms)
+        webhooks.push(await h.createWebhook(token, { url, alertIds: [configurationId] }));
       await h.fire(firedAlert(1, configurationId, companyId));
       for (const webhook of webhooks) {
         const [delivery] = await waitFor(async () => {
@@ -178,21 +193,36 @@ describe('webhook delivery', () => {
     try {
       const parent = await h.newTenant();
       const child = await h.newCompany({ parentId: parent.companyId });
-      const webhook = await h.createWebhook(parent.token, { url: globalReceiver.url('/global'), isGlobal: true });
+      const webhook = await h.createWebhook(parent.token, {
+        url: globalReceiver.url('/global'),
+        isGlobal: true,
+      });
       // First, an alert of another tenant's sub-company: it must not reach this webhook.
       const elsewhere = await h.newCompany({ parentId: companyId });
-      await h.fire(firedAlert(5, await h.configuration(elsewhere, 5), elsewhere, { ancestorCompanyIds: [companyId] }));
+      await h.fire(
+        firedAlert(5, await h.configuration(elsewhere, 5), elsewhere, { ancestorCompanyIds: [companyId] }),
+      );
       const types = [1, 2, 5, 8, 9, 10, 3, 12, 13, 14];
       for (const type of types) {
-        await h.fire(firedAlert(type, await h.configuration(child, type), child, { ancestorCompanyIds: [parent.companyId] }));
+        await h.fire(
+          firedAlert(type, await h.configuration(child, type), child, {
+            ancestorCompanyIds: [parent.companyId],
+          }),
+        );
       }
       const received = await globalReceiver.waitForRequests(types.length);
-      const byType = new Map(received.map((request) => [JSON.parse(request.body).AlertType as string, JSON.parse(request.body)]));
+      const byType = new Map(
+        received.map((request) => [JSON.parse(request.body).AlertType as string, JSON.parse(request.body)]),
+      );
       for (const label of ['Geofence', 'Ignition', 'LowBattery', 'ExceedMaximumSpeed']) {
         expect(byType.get(label)?.Data).not.toBeNull();
       }
-      const globalOnly = received.map((request) => JSON.parse(request.body)).filter((payload) =>
-        !['Geofence', 'Ignition', 'LowBattery', 'ExceedMaximumSpeed'].includes(payload.AlertType));
+      const globalOnly = received
+        .map((request) => JSON.parse(request.body))
+        .filter(
+          (payload) =>
+            !['Geofence', 'Ignition', 'LowBattery', 'ExceedMaximumSpeed'].includes(payload.AlertType),
+        );
       expect(globalOnly).toHaveLength(4);
       for (const payload of globalOnly) expect(payload.Data).toBeNull();
       // Same vehicle, so one partition in order: the other tenant's alert was planned before these.
@@ -208,10 +238,19 @@ describe('webhook delivery', () => {
     try {
       const global = await h.createWebhook(tenant.token, { url: sink.url('/global'), isGlobal: true });
       const engineTemp = await h.configuration(tenant.companyId, 17);
-      const linked17 = await h.createWebhook(tenant.token, { url: sink.url('/type17'), alertIds: [engineTemp] });
+      const linked17 = await h.createWebhook(tenant.token, {
+        url: sink.url('/type17'),
+        alertIds: [engineTemp],
+      });
       const ignition = await h.configuration(tenant.companyId, 5);
-      const inactive = await h.createWebhook(tenant.token, { url: sink.url('/inactive'), alertIds: [ignition] });
-      const deleted = await h.createWebhook(tenant.token, { url: sink.url('/deleted'), alertIds: [ignition] });
+      const inactive = await h.createWebhook(tenant.token, {
+        url: sink.url('/inactive'),
+        alertIds: [ignition],
+      });
+      const deleted = await h.createWebhook(tenant.token, {
+        url: sink.url('/deleted'),
+        alertIds: [ignition],
+      });
       const put = await h.app.inject({
         method: 'PUT',
         url: `/v2/api/webhooks/${inactive.id}?isActive=false`,
@@ -227,7 +266,10 @@ describe('webhook delivery', () => {
 
       const suspended = await h.newTenant();
       const suspendedConfiguration = await h.configuration(suspended.companyId, 5);
-      const ofSuspended = await h.createWebhook(suspended.token, { url: sink.url('/suspended'), alertIds: [suspendedConfiguration] });
+      const ofSuspended = await h.createWebhook(suspended.token, {
+        url: sink.url('/suspended'),
+        alertIds: [suspendedConfiguration],
+      });
       await h.app.get(CompaniesService).setStatus(suspended.companyId, 'suspended');
       await h.waitForCompany(suspended.companyId, 'suspended');
 
@@ -244,7 +286,10 @@ describe('webhook delivery', () => {
       await waitFor(() => sink.on('/global').length >= 2);
       await waitFor(async () => (await h.deliveriesOf(global.id)).length === 2);
 
-      expect(sink.on('/global').map((request) => JSON.parse(request.body).AlertType)).toEqual(['Ignition', 'Ignition']);
+      expect(sink.on('/global').map((request) => JSON.parse(request.body).AlertType)).toEqual([
+        'Ignition',
+        'Ignition',
+      ]);
       expect(sink.on('/type17')).toHaveLength(0);
       expect(sink.on('/inactive')).toHaveLength(0);
       expect(sink.on('/deleted')).toHaveLength(0);
@@ -263,7 +308,10 @@ describe('webhook delivery', () => {
     try {
       sink.answer(() => ({ status: 503 }));
       const configurationId = await h.configuration(tenant.companyId, 2);
-      const webhook = await h.createWebhook(tenant.token, { url: sink.url('/later'), alertIds: [configurationId] });
+      const webhook = await h.createWebhook(tenant.token, {
+        url: sink.url('/later'),
+        alertIds: [configurationId],
+      });
       await h.fire(firedAlert(2, configurationId, tenant.companyId));
       await sink.waitForRequests(1);
       await h.app.get(CompaniesService).setStatus(tenant.companyId, 'suspended');
@@ -286,7 +334,10 @@ describe('webhook delivery', () => {
     try {
       const first = await h.configuration(tenant.companyId, 1);
       const second = await h.configuration(tenant.companyId, 1);
-      const webhook = await h.createWebhook(tenant.token, { url: sink.url('/twice'), alertIds: [first, second] });
+      const webhook = await h.createWebhook(tenant.token, {
+        url: sink.url('/twice'),
+        alertIds: [first, second],
+      });
       const alert = firedAlert(1, first, tenant.companyId);
       await h.fire(alert);
       await h.fire(alert);
@@ -294,7 +345,9 @@ describe('webhook delivery', () => {
       await sink.waitForRequests(2);
       await h.transportIdle();
       const deliveries = await h.deliveriesOf(webhook.id);
-      expect(deliveries.map((row) => row.alert_event_id).filter((id) => id === alert.eventId)).toHaveLength(1);
+      expect(deliveries.map((row) => row.alert_event_id).filter((id) => id === alert.eventId)).toHaveLength(
+        1,
+      );
       expect(deliveries).toHaveLength(2);
     } finally {
       await sink.close();
@@ -305,9 +358,14 @@ describe('webhook delivery', () => {
     const tenant = await h.newTenant();
     const sink = await WebhookReceiver.start();
     try {
-      sink.answer((_request, index) => (index === 0 ? { status: 500, body: 'x'.repeat(3000) } : { status: 200, body: 'ok' }));
+      sink.answer((_request, index) =>
+        index === 0 ? { status: 500, body: 'x'.repeat(3000) } : { status: 200, body: 'ok' },
+      );
       const configurationId = await h.configuration(tenant.companyId, 9);
-      const webhook = await h.createWebhook(tenant.token, { url: sink.url('/log'), alertIds: [configurationId] });
+      const webhook = await h.createWebhook(tenant.token, {
+        url: sink.url('/log'),
+        alertIds: [configurationId],
+      });
       await h.fire(firedAlert(9, configurationId, tenant.companyId));
       await sink.waitForRequests(2, { timeoutMs: 10_000 });
       const log = await waitFor(async () => {
@@ -321,10 +379,18 @@ describe('webhook delivery', () => {
       expect(delivery.attempts).toHaveLength(2);
       expect(delivery.attempts[0]).toMatchObject({ attempt: 1, statusCode: 500 });
       expect(delivery.attempts[0].response).toHaveLength(1024);
-      expect(delivery.attempts[1]).toMatchObject({ attempt: 2, statusCode: 200, response: 'ok', error: null });
+      expect(delivery.attempts[1]).toMatchObject({
+        attempt: 2,
+        statusCode: 200,
+        response: 'ok',
+        error: null,
+      });
       expect(delivery.attempts[1].deliveryId).toBe(sink.requests[1].headers['x-service-delivery']);
 
-      const redeliver = await h.post(`/v2/api/webhooks/${webhook.id}/deliveries/${delivery.id}/redeliver`, tenant.token);
+      const redeliver = await h.post(
+        `/v2/api/webhooks/${webhook.id}/deliveries/${delivery.id}/redeliver`,
+        tenant.token,
+      );
       expect(redeliver.statusCode).toBe(201);
       expect(redeliver.json()).toMatchObject({ redeliveryOf: delivery.id, status: 'pending' });
       const [, , again] = await sink.waitForRequests(3);
@@ -333,8 +399,14 @@ describe('webhook delivery', () => {
 
       // Another company's token sees neither the log nor the delivery.
       expect((await h.get(`/v2/api/webhooks/${webhook.id}/deliveries`, token)).statusCode).toBe(404);
-      expect((await h.post(`/v2/api/webhooks/${webhook.id}/deliveries/${delivery.id}/redeliver`, token)).statusCode).toBe(404);
-      expect((await h.post(`/v2/api/webhooks/${webhook.id}/deliveries/not-a-uuid/redeliver`, tenant.token)).statusCode).toBe(422);
+      expect(
+        (await h.post(`/v2/api/webhooks/${webhook.id}/deliveries/${delivery.id}/redeliver`, token))
+          .statusCode,
+      ).toBe(404);
+      expect(
+        (await h.post(`/v2/api/webhooks/${webhook.id}/deliveries/not-a-uuid/redeliver`, tenant.token))
+          .statusCode,
+      ).toBe(422);
     } finally {
       await sink.close();
     }
@@ -342,7 +414,10 @@ describe('webhook delivery', () => {
 
   it('prunes finished deliveries past WEBHOOK_LOG_RETENTION_DAYS and keeps the rest', async () => {
     const configurationId = await h.configuration(companyId, 5);
-    const webhook = await h.createWebhook(token, { url: receiver.url('/retention'), alertIds: [configurationId] });
+    const webhook = await h.createWebhook(token, {
+      url: receiver.url('/retention'),
+      alertIds: [configurationId],
+    });
     await h.database.pool.query(
       `INSERT INTO webhooks.deliveries (id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, status, created_at, finished_at)
        VALUES (gen_random_uuid(), $1, gen_random_uuid(), $2, 5, '{}', 'delivered', now() - interval '40 days', now() - interval '40 days'),
@@ -379,7 +454,10 @@ describe('webhook delivery', () => {
   });
 
   it('lets a slow receiver hold only its own share of slots', async () => {
-    const limited = await WebhookDeliveryContext.open({ WEBHOOK_MAX_CONCURRENCY: '4', WEBHOOK_MAX_PER_ENDPOINT: '2' });
+    const limited = await WebhookDeliveryContext.open({
+      WEBHOOK_MAX_CONCURRENCY: '4',
+      WEBHOOK_MAX_PER_ENDPOINT: '2',
+    });
     const stuck = await WebhookReceiver.start();
     const healthy = await WebhookReceiver.start();
     try {
@@ -388,13 +466,18 @@ describe('webhook delivery', () => {
       const slowConfiguration = await limited.configuration(tenant.companyId, 5);
       const fastConfiguration = await limited.configuration(tenant.companyId, 8);
       await limited.createWebhook(tenant.token, { url: stuck.url('/stuck'), alertIds: [slowConfiguration] });
-      await limited.createWebhook(tenant.token, { url: healthy.url('/healthy'), alertIds: [fastConfiguration] });
-      for (let index = 0; index < 10; index += 1) await limited.fire(firedAlert(5, slowConfiguration, tenant.companyId));
+      await limited.createWebhook(tenant.token, {
+        url: healthy.url('/healthy'),
+        alertIds: [fastConfiguration],
+      });
+      for (let index = 0; index < 10; index += 1)
+        await limited.fire(firedAlert(5, slowConfiguration, tenant.companyId));
       await stuck.waitForRequests(2);
       await limited.fire(firedAlert(8, fastConfiguration, tenant.companyId));
       await healthy.waitForRequests(1);
       // The healthy delivery arrived while the stuck endpoint still held its two attempts (none ended).
-      const { rows } = await limited.database.pool.query(`SELECT count(*)::int AS n FROM webhooks.delivery_attempts a
+      const { rows } = await limited.database.pool
+        .query(`SELECT count(*)::int AS n FROM webhooks.delivery_attempts a
         JOIN webhooks.deliveries d ON d.id = a.delivery_id WHERE d.alert_type_id = 5`);
       expect(rows[0].n).toBe(0);
       expect(stuck.requests).toHaveLength(2);

@@ -18,7 +18,8 @@ export interface ReceivedRequest {
  * How to answer a request: a status (with headers such as `Location`) after an optional delay, or no
  * answer at all (`hang`), for timeouts.
  */
-export type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang';
+export type Reply =
+  { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang';
 
 /**
  * A real HTTP server on 127.0.0.1 standing in for a customer's webhook endpoint: it records every
@@ -62,7 +63,10 @@ export class WebhookReceiver {
     return path === undefined ? this.requests : this.requests.filter((request) => request.url === path);
   }
 
-  async waitForRequests(count: number, options: { path?: string; timeoutMs?: number } = {}): Promise<ReceivedRequest[]> {
+  async waitForRequests(
+    count: number,
+    options: { path?: string; timeoutMs?: number } = {},
+  ): Promise<ReceivedRequest[]> {
     return waitFor(() => this.on(options.path).length >= count && this.on(options.path), {
       timeoutMs: options.timeoutMs ?? 30_000,
       intervalMs: 20,

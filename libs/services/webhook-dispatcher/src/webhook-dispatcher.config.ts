@@ -1,5 +1,5 @@
 import { EnvReader } from '@fleet/platform';
-import ipaddr from 'ipaddr.js';
+import { parseAllowedCidr } from './sending/address-policy';
 
 /** Settings of webhook-dispatcher beyond the platform's (README, section Configuration; docs/webhooks.md). */
 export interface WebhookDispatcherConfig {
@@ -47,13 +47,13 @@ function secretKeyOf(env: EnvReader, text: string): Buffer {
   return key;
 }
 
-/** Every entry must be a CIDR ipaddr.js can read (`10.0.0.0/8`, `fd00::/8`); a problem report otherwise. */
+/** Every entry must be a CIDR the sender takes (`10.0.0.0/8`, `fd00::/8`); a problem report otherwise. */
 function cidrsOf(env: EnvReader, entries: string[]): string[] {
   for (const entry of entries) {
     try {
-      ipaddr.parseCIDR(entry);
-    } catch {
-      env.problem(`WEBHOOK_ALLOW_PRIVATE_CIDRS: "${entry}" is not a CIDR (such as 127.0.0.1/32 or fd00::/8)`);
+      parseAllowedCidr(entry);
+    } catch (error) {
+      env.problem(error instanceof Error ? error.message : String(error));
     }
   }
   return entries;

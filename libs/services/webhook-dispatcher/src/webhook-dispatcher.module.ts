@@ -22,7 +22,12 @@ const managementProviders: Provider[] = [secretBoxProvider, WebhooksService];
 
 /** Fired alerts turned into deliveries, and deliveries attempted (docs/webhooks.md, How delivery works, The delivery log). */
 const deliveryControllers: Type[] = [FiredAlertsConsumer, DeliveryLogController];
-const deliveryProviders: Provider[] = [DeliveryPlanner, DeliveryWorker, DeliveryLogService, DeliveryLogRetention];
+const deliveryProviders: Provider[] = [
+  DeliveryPlanner,
+  DeliveryWorker,
+  DeliveryLogService,
+  DeliveryLogRetention,
+];
 
 /**
  * Signed webhook deliveries of fired alerts to customer URLs. One folder per feature: `webhooks/`

@@ -62,7 +62,11 @@ const DELIVERY_COLUMNS = `id, webhook_id, alert_event_id, redelivery_of, configu
 export class DeliveryLogService {
   constructor(@InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource) {}
 
-  async page(companyId: number, webhookId: number, slice: Slice): Promise<{ rows: DeliveryView[]; total: number }> {
+  async page(
+    companyId: number,
+    webhookId: number,
+    slice: Slice,
+  ): Promise<{ rows: DeliveryView[]; total: number }> {
     await this.checkWebhook(this.dataSource.manager, companyId, webhookId);
     const rows: (DeliveryRow & { in_page: boolean | null; total: string })[] = await this.dataSource.query(
       `SELECT paged.*, counted.total

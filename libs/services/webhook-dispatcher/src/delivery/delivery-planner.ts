@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AlertFiredV1,
-  isDeliveredToGlobalWebhooks,
-  isDeliveredToLinkedWebhooks,
-} from '@fleet/contracts';
+import { AlertFiredV1, isDeliveredToGlobalWebhooks, isDeliveredToLinkedWebhooks } from '@fleet/contracts';
 import { BatchCoalescer, CompanyDirectory } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -81,7 +77,9 @@ export class DeliveryPlanner {
           [[...new Set(linkedTypes.map((alert) => alert.configurationId))]],
         )
       : [];
-    const companyIds = new Set(globalTypes.flatMap((alert) => [alert.companyId, ...alert.ancestorCompanyIds]));
+    const companyIds = new Set(
+      globalTypes.flatMap((alert) => [alert.companyId, ...alert.ancestorCompanyIds]),
+    );
     const global: { webhook_id: number; company_id: number }[] = companyIds.size
       ? await manager.query(
           `SELECT id AS webhook_id, company_id FROM webhooks.webhooks

@@ -172,13 +172,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
               AND webhook_id <> ALL($2::int[])
             ORDER BY next_attempt_at
             LIMIT $1
-            FOR UPDATE SKIP LOCKED)
-         UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $3)
-           FROM due WHERE d.id = due.id
-         RETURNING d.id, d.webhook_id, d.body, d.attempts`,
+            FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $3)
+             FROM due WHERE d.id = due.id
+           RETURNING d.id, d.webhook_id, d.body, d.attempts)
+         -- A SELECT, so that the driver answers rows (an UPDATE answers [rows, count]).
+         SELECT * FROM claimed`,
         [limit, saturated, LEASE_SECONDS],
       );
-    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, body: row.body, attempts: row.attempts }));
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      body: row.body,
+      attempts: row.attempts,
+    }));
   }
 
   /** Starts an attempt for each claimed delivery that has a free slot; releases the others at once. */
@@ -235,7 +243,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** A result written in the background: failing leaves the delivery pending, due again after its lease. */
   private submitQuietly(result: Result): void {
     this.results.submit([result]).catch((error: unknown) => {
-      this.logger.error({ msg: 'recording a webhook delivery failed', deliveryId: result.deliveryId, err: error });
+      this.logger.error({
+        msg: 'recording a webhook delivery failed',
+        deliveryId: result.deliveryId,
+        err: error,
+      });
     });
   }
 
@@ -244,7 +256,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!webhook || webhook.deleted_at) return DELETED;
     if (!webhook.is_active) return { status: 'dropped', outcome: 'webhook inactive' };
     const blocking = this.companies.blockingAncestor(webhook.company_id);
-    if (blocking) return { status: 'dropped', outcome: `company ${blocking.companyId} is ${blocking.status}` };
+    if (blocking)
+      return { status: 'dropped', outcome: `company ${blocking.companyId} is ${blocking.status}` };
     return undefined;
   }
 
@@ -268,7 +281,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     } catch (error) {
       // The sender reports network and HTTP problems as outcomes; this is a secret that cannot be
       // opened (a changed WEBHOOK_SECRET_KEY) or a bug. Never retried blindly: recorded and logged.
-      this.logger.error({ msg: 'webhook delivery could not be attempted', deliveryId: delivery.id, err: error });
+      this.logger.error({
+        msg: 'webhook delivery could not be attempted',
+        deliveryId: delivery.id,
+        err: error,
+      });
       result = {
         deliveryId: delivery.id,
         status: 'dropped',
@@ -346,7 +363,12 @@ function endpointOf(url: string): string {
 
 function resultOf(delivery: Claimed, outcome: AttemptOutcome, deliveryUuid: string, startedAt: Date): Result {
   if (outcome.kind === 'refused') {
-    return { deliveryId: delivery.id, status: 'dropped', attempts: delivery.attempts, outcome: outcome.reason };
+    return {
+      deliveryId: delivery.id,
+      status: 'dropped',
+      attempts: delivery.attempts,
+      outcome: outcome.reason,
+    };
   }
   const number = delivery.attempts + 1;
   const attempt = {

@@ -46,10 +46,12 @@ export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicati
     let total = 0;
     for (;;) {
       const deleted: unknown[] = await this.dataSource.query(
-        `DELETE FROM webhooks.deliveries WHERE id IN (
-           SELECT id FROM webhooks.deliveries
-            WHERE finished_at < now() - make_interval(days => $1) LIMIT $2)
-         RETURNING 1`,
+        `WITH pruned AS (
+           DELETE FROM webhooks.deliveries WHERE id IN (
+             SELECT id FROM webhooks.deliveries
+              WHERE finished_at < now() - make_interval(days => $1) LIMIT $2)
+           RETURNING 1)
+         SELECT * FROM pruned`,
         [this.config.logRetentionDays, DELETE_BATCH],
       );
       total += deleted.length;

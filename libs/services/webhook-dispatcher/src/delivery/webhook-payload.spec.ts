@@ -1,7 +1,11 @@
 import { AlertFiredV1 } from '@fleet/contracts';
 import { webhookBodyOf } from './webhook-payload';
 
-function fired(alertTypeId: number, data: AlertFiredV1['data'], overrides: Partial<AlertFiredV1> = {}): AlertFiredV1 {
+function fired(
+  alertTypeId: number,
+  data: AlertFiredV1['data'],
+  overrides: Partial<AlertFiredV1> = {},
+): AlertFiredV1 {
   return {
     eventId: '6f1c1c1e-8f0a-4b8e-9a53-0d7c3f1f2a10',
     recordId: 7,
@@ -15,7 +19,13 @@ function fired(alertTypeId: number, data: AlertFiredV1['data'], overrides: Parti
     lng: 13.405,
     course: 270,
     fixTime: '2026-04-28T10:15:30.000Z',
-    address: { street: 'Unter den Linden 1', suburb: 'Mitte', state: 'Berlin', postcode: '10117', country: 'Germany' },
+    address: {
+      street: 'Unter den Linden 1',
+      suburb: 'Mitte',
+      state: 'Berlin',
+      postcode: '10117',
+      country: 'Germany',
+    },
     data,
     ...overrides,
   };
@@ -43,7 +53,13 @@ describe('webhook payload', () => {
       Position: { Lat: 52.52, Lng: 13.405 },
       Direction: 270,
       Timestamp: '2026-04-28T10:15:30.000Z',
-      Address: { Street: 'Unter den Linden 1', Suburb: 'Mitte', State: 'Berlin', Postcode: '10117', Country: 'Germany' },
+      Address: {
+        Street: 'Unter den Linden 1',
+        Suburb: 'Mitte',
+        State: 'Berlin',
+        Postcode: '10117',
+        Country: 'Germany',
+      },
       Data: { GeofenceName: 'Depot', IsExit: false },
     });
   });
@@ -79,7 +95,9 @@ describe('webhook payload', () => {
   });
 
   it('writes the time in UTC with Z, and no address as null', () => {
-    const body = parsed(fired(5, { isStarted: true }, { fixTime: '2026-04-28T12:15:30+02:00', address: null }));
+    const body = parsed(
+      fired(5, { isStarted: true }, { fixTime: '2026-04-28T12:15:30+02:00', address: null }),
+    );
     expect(body.Timestamp).toBe('2026-04-28T10:15:30.000Z');
     expect(body.Address).toBeNull();
   });

@@ -26,7 +26,10 @@ export class DeliveryAttemptItem {
   @ApiProperty({ format: 'date-time' })
   startedAt!: string;
 
-  @ApiProperty({ type: 'integer', description: 'Milliseconds until the answer was complete, or the attempt failed' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Milliseconds until the answer was complete, or the attempt failed',
+  })
   durationMs!: number;
 
   @ApiProperty({
@@ -36,7 +39,11 @@ export class DeliveryAttemptItem {
   })
   statusCode!: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Why the attempt failed; null when it succeeded' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Why the attempt failed; null when it succeeded',
+  })
   error!: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: "The first 1 KiB of the answer's body" })
@@ -48,7 +55,10 @@ export class DeliveryAttemptItem {
 
 /** One delivery of the log (docs/webhooks.md, "The delivery log"). */
 export class DeliveryItem {
-  @ApiProperty({ format: 'uuid', description: 'Delivery id: the `X-Service-Event` header, the same on every attempt' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'Delivery id: the `X-Service-Event` header, the same on every attempt',
+  })
   id!: string;
 
   @ApiProperty({ format: 'uuid', description: 'The fired alert it delivers' })
@@ -68,7 +78,7 @@ export class DeliveryItem {
   @ApiProperty({ type: 'integer' })
   alertTypeId!: number;
 
-  @ApiProperty({ description: 'The payload\'s `AlertType`', example: 'Geofence' })
+  @ApiProperty({ description: "The payload's `AlertType`", example: 'Geofence' })
   alertType!: string;
 
   @ApiProperty({
@@ -89,7 +99,12 @@ export class DeliveryItem {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   finishedAt!: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When a pending one is due' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When a pending one is due',
+  })
   nextAttemptAt!: string | null;
 
   @ApiProperty({ type: DeliveryAttemptItem, isArray: true })
