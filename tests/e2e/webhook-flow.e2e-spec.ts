@@ -212,26 +212,37 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
       vehicles.map((vehicle) => `ExceedMaximumSpeed ${vehicle.vehicleId}@${fixTime(1)}`),
     );
 
-    // Every delivery attempted once and failing: kill the dispatcher while they are pending.
+    // Every delivery attempted once and failing: those answered 500 recorded as failed attempts, those
+    // that hang still in flight. Kill the dispatcher then, while all are pending.
+    const answered500 = () => [...failing.values()].filter((mode) => mode === 500).length;
     await explained(
-      waitFor(() => failing.size === VEHICLES, {
-        description: `a first attempt of each of the ${VEHICLES} deliveries`,
-      }),
+      waitFor(
+        async () =>
+          failing.size === VEHICLES &&
+          (await count(
+            'SELECT count(*) AS n FROM webhooks.deliveries WHERE webhook_id = $1 AND attempts >= 1',
+            [webhook.id],
+          )) >= answered500(),
+        { description: `a first attempt of each of the ${VEHICLES} deliveries, the failed ones recorded` },
+      ),
     );
     await processes.get('webhook-dispatcher')!.kill('SIGKILL');
     const requestsBeforeKill = answered.length;
     const { rows: atKill } = await database.pool.query<{
       status: string;
-      in_flight: boolean;
+      in_flight: boolean | null;
       attempts: number;
     }>(
       `SELECT status, lease_until > now() AS in_flight, attempts FROM webhooks.deliveries WHERE webhook_id = $1`,
       [webhook.id],
     );
-    // Pending, none delivered: those that hung were still in flight (leased), the others wait for a retry.
+    const inFlightAtKill = atKill.filter((row) => row.in_flight && row.attempts === 0).length;
+    const awaitingRetryAtKill = atKill.filter((row) => row.attempts >= 1).length;
+    // Pending, none delivered: those that hung were in flight (leased, no attempt recorded), the
+    // others had a failed attempt and waited for their retry.
     expect(atKill.map((row) => row.status)).toEqual(Array(VEHICLES).fill('pending'));
-    expect(atKill.filter((row) => row.in_flight).length).toBeGreaterThan(0);
-    expect(atKill.filter((row) => !row.in_flight && row.attempts >= 1).length).toBeGreaterThan(0);
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(awaitingRetryAtKill).toBeGreaterThan(0);
 
     recovered = true;
     const restartedAt = Date.now();
@@ -282,7 +293,8 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
         measurement: 'webhook-flow',
         alertsFired: VEHICLES,
         pendingAtKill: atKill.length,
-        inFlightAtKill: atKill.filter((row) => row.in_flight).length,
+        inFlightAtKill,
+        awaitingRetryAtKill,
         requestsBeforeKill,
         requestsAfterRestart: answered.length - requestsBeforeKill,
         deliveredRequests: successes.length,
