@@ -12,8 +12,8 @@
  *      from the alert record's `created_at` (the engine's transaction start) to the same receipt;
  *   2. throughput: `--deliveries` (default 20,000) deliveries planned at once, as `--deliveries /
  *      --fanout` fired alerts published on `alerts.fired.v1` for `--fanout` (default 10) webhooks
- *      linked to one configuration, all at one fast receiver; deliveries/s from the first publish to
- *      the last delivery received;
+ *      linked to one configuration, all at one fast receiver (or spread over `--throughput-receivers`,
+ *      each its own endpoint); deliveries/s from the first publish to the last delivery received;
  *   3. mix: `--mix-receivers` (default 20) receivers, each with a webhook linked to one configuration,
  *      so that each fired alert is a delivery to each; fired alerts published at a steady `--mix-rate`
  *      per second (default 25) for `--mix-seconds` (default 20), once with every receiver fast and once
@@ -26,8 +26,9 @@
  * @octokit/webhooks-methods.
  *
  * Usage: npm run bench:webhooks [-- --rate 2000 --seconds 30 --warmup 10 --deliveries 20000 --fanout 10
- * --mix-receivers 20 --mix-rate 25 --mix-seconds 20 --phases latency,throughput,mix]. Prints one JSON
- * document on stdout. KAFKA_BROKERS picks a running broker; otherwise scripts/kafka.sh starts one.
+ * --throughput-receivers 1 --mix-receivers 20 --mix-rate 25 --mix-seconds 20 --phases latency,throughput,mix].
+ * Prints one JSON document on stdout. KAFKA_BROKERS picks a running broker; otherwise scripts/kafka.sh
+ * starts one. The dispatcher's settings come from the environment (e.g. WEBHOOK_MAX_PER_ENDPOINT).
  */
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -60,6 +61,7 @@ const SECONDS = numberFlag('seconds', 30);
 const WARMUP_SECONDS = numberFlag('warmup', 10);
 const DELIVERIES = numberFlag('deliveries', 20_000);
 const FANOUT = numberFlag('fanout', 10);
+const THROUGHPUT_RECEIVERS = numberFlag('throughput-receivers', 1);
 const MIX_RECEIVERS = numberFlag('mix-receivers', 20);
 const MIX_RATE = numberFlag('mix-rate', 25);
 const MIX_SECONDS = numberFlag('mix-seconds', 20);
@@ -488,36 +490,41 @@ async function latencyPhase(services: Services) {
   };
 }
 
-/** Phase 2: DELIVERIES deliveries planned at once, to one fast receiver. */
+/** Phase 2: DELIVERIES deliveries planned at once, to one fast receiver (or THROUGHPUT_RECEIVERS). */
 async function throughputPhase(services: Services) {
   log(
-    `phase 2: ${DELIVERIES} deliveries (${DELIVERIES / FANOUT} fired alerts × ${FANOUT} webhooks) to one receiver`,
+    `phase 2: ${DELIVERIES} deliveries (${DELIVERIES / FANOUT} fired alerts × ${FANOUT} webhooks) to ${THROUGHPUT_RECEIVERS} receiver(s)`,
   );
   await announceConfiguration(services, THROUGHPUT_CONFIGURATION, THROUGHPUT_COMPANY);
-  const receiver = await WebhookReceiver.start();
+  const receivers = await Promise.all(
+    Array.from({ length: THROUGHPUT_RECEIVERS }, () => WebhookReceiver.start()),
+  );
   const secrets = new Map<string, string>();
   const webhookIds: number[] = [];
   for (let index = 0; index < FANOUT; index++) {
-    const url = receiver.url(`/throughput-${index}`);
+    const path = `/throughput-${index}`;
+    const url = receivers[index % receivers.length].url(path);
     const webhook = await createWebhook(services, THROUGHPUT_COMPANY, {
       url,
       alertIds: [THROUGHPUT_CONFIGURATION],
     });
-    secrets.set(`/throughput-${index}`, webhook.secret);
+    secrets.set(path, webhook.secret);
     webhookIds.push(webhook.id);
   }
   const received = new Set<string>();
   let firstAt = 0;
   let lastAt = 0;
-  receiver.answer((request) => {
-    const delivery = String(request.headers['x-service-event']);
-    if (!received.has(delivery)) {
-      received.add(delivery);
-      lastAt = performance.now();
-      firstAt ||= lastAt;
-    }
-    return { status: 200 };
-  });
+  for (const receiver of receivers) {
+    receiver.answer((request) => {
+      const delivery = String(request.headers['x-service-event']);
+      if (!received.has(delivery)) {
+        received.add(delivery);
+        lastAt = performance.now();
+        firstAt ||= lastAt;
+      }
+      return { status: 200 };
+    });
+  }
 
   const alerts = Array.from({ length: Math.ceil(DELIVERIES / FANOUT) }, (_, index) => {
     const vehicleId = (index % VEHICLES) + 1;
@@ -530,6 +537,15 @@ async function throughputPhase(services: Services) {
     postgres: { command: 'postgres' },
     bench: { pids: () => [process.pid] },
   }).start();
+  const rowUpdates = async () =>
+    Number(
+      (
+        await services.pool.query(
+          `SELECT n_tup_upd AS n FROM pg_stat_user_tables WHERE schemaname = 'webhooks' AND relname = 'deliveries'`,
+        )
+      ).rows[0].n,
+    );
+  const updatesBefore = await rowUpdates();
   const publishedAt = performance.now();
   for (let from = 0; from < alerts.length; from += 500) {
     await services.registry.publish(
@@ -557,14 +573,19 @@ async function throughputPhase(services: Services) {
     },
     60_000,
   );
-  const sample = receiver.requests.filter((_, index) => index % 20 === 0);
+  // Row updates per delivery: one claim and one result at the least, more when claimed rows are
+  // released again. The dispatcher's sessions report their statistics to PostgreSQL about once a second.
+  await sleep(2_000);
+  const updatesPerDelivery = ((await rowUpdates()) - updatesBefore) / recorded.planned;
+  const all = receivers.flatMap((receiver) => receiver.requests);
+  const sample = all.filter((_, index) => index % 20 === 0);
   const invalid = await invalidSignatures(sample, (request) => secrets.get(request.url)!);
-  const requests = receiver.requests.length;
-  await receiver.close();
+  const requests = all.length;
+  await Promise.all(receivers.map((receiver) => receiver.close()));
   const deliveriesPerSecond = Math.round(received.size / seconds);
   return {
     webhooks: FANOUT,
-    receivers: 1,
+    receivers: receivers.length,
     firedAlerts: alerts.length,
     deliveries: expected,
     received: received.size,
@@ -577,6 +598,7 @@ async function throughputPhase(services: Services) {
     firstReceiptAfterPublishMs: round(firstAt - publishedAt),
     allRecordedAfterPublishSeconds: round((recorded.at - publishedAt) / 1000, 2),
     plannedRows: recorded.planned,
+    deliveryRowUpdatesPerDelivery: round(updatesPerDelivery, 2),
     signaturesChecked: sample.length,
     invalidSignatures: invalid,
     cpuPercentOfOneCore: usage,
@@ -802,6 +824,7 @@ async function main(): Promise<void> {
         warmupSeconds: WARMUP_SECONDS,
         deliveries: DELIVERIES,
         fanout: FANOUT,
+        throughputReceivers: THROUGHPUT_RECEIVERS,
         mixReceivers: MIX_RECEIVERS,
         mixAlertsPerSecond: MIX_RATE,
         mixSeconds: MIX_SECONDS,
