@@ -38,7 +38,9 @@ export function readWebhookDispatcherConfig(
 }
 
 /** The key's 32 bytes from 64 hex digits or base64 / base64url text; a problem report otherwise. */
-function secretKeyOf(env: EnvReader, text: string): Buffer {
+function secretKeyOf(env: EnvReader, text: string | undefined): Buffer {
+  // Missing: already reported by the reader.
+  if (text === undefined) return Buffer.alloc(32);
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   if (key.length !== 32) {
     env.problem('WEBHOOK_SECRET_KEY must be 32 bytes: 64 hex digits, or base64 of 32 bytes');
