@@ -26,7 +26,9 @@ createServer((request, response) => {
   request.on('end', () => {
     const raw = Buffer.concat(chunks);
     const verdict = secret
-      ? signatureMatches(raw, request.headers['x-service-signature']) ? 'signature ok' : 'SIGNATURE WRONG'
+      ? signatureMatches(raw, request.headers['x-service-signature'])
+        ? 'signature ok'
+        : 'SIGNATURE WRONG'
       : 'signature not checked (set WEBHOOK_SECRET)';
     console.log(
       `${new Date().toISOString()} ${request.method} ${request.url} event=${request.headers['x-service-event']} ` +
