@@ -129,6 +129,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     while (this.running) {
       this.pendingWake = false;
       let claimedAll = false;
+      let failed = false;
       try {
         const free = this.config.maxConcurrency - this.inFlight;
         if (free > 0) {
@@ -141,9 +142,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       } catch (error) {
         this.logger.error({ msg: 'claiming due webhook deliveries failed; will retry', err: error });
         backoffMs = Math.min(backoffMs * 2, 5_000);
+        failed = true;
       }
-      // A full claim may have left more due rows: look again at once.
-      if (!this.running || claimedAll || this.pendingWake) continue;
+      // A full claim may have left more due rows: look again at once (unless the database failed).
+      if (!this.running || (!failed && (claimedAll || this.pendingWake))) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, backoffMs);
         this.wakeUp = () => {
