@@ -1,5 +1,7 @@
 import { AlertConfigurationSnapshotV1 } from './events/alert-configuration-snapshot.v1';
 import { AlertFiredV1 } from './events/alert-fired.v1';
+import { CommandRequestedV1 } from './events/command-requested.v1';
+import { CommandResultV1 } from './events/command-result.v1';
 import { CompanySnapshotV1 } from './events/company-snapshot.v1';
 import { checkPositionReported } from './events/position-reported.check';
 import { PositionReportedV1 } from './events/position-reported.v1';
@@ -47,6 +49,22 @@ export const Topics = {
     partitions: 3,
     cleanupPolicy: 'compact',
     keyDescription: 'alert configuration id',
+  }),
+  commandsRequested: defineTopic({
+    name: 'commands.requested.v1',
+    payload: CommandRequestedV1,
+    partitions: 6,
+    cleanupPolicy: 'delete',
+    retentionMs: 7 * DAY_MS,
+    keyDescription: 'vehicle id',
+  }),
+  commandResults: defineTopic({
+    name: 'commands.results.v1',
+    payload: CommandResultV1,
+    partitions: 6,
+    cleanupPolicy: 'delete',
+    retentionMs: 7 * DAY_MS,
+    keyDescription: 'vehicle id',
   }),
 } as const;
 
