@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { pagedRows, Slice } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { WebhookDispatcherException, WebhookDispatcherExceptionCode } from '../webhook-dispatcher.exception';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { DeliveryStatus } from './delivery.entity';
 
 /** One attempt as the log shows it. */
@@ -60,14 +61,17 @@ const DELIVERY_COLUMNS = `id, webhook_id, alert_event_id, redelivery_of, configu
  */
 @Injectable()
 export class DeliveryLogService {
-  constructor(@InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
+    private readonly webhooks: WebhooksService,
+  ) {}
 
   async page(
     companyId: number,
     webhookId: number,
     slice: Slice,
   ): Promise<{ rows: DeliveryView[]; total: number }> {
-    await this.checkWebhook(this.dataSource.manager, companyId, webhookId);
+    await this.webhooks.rowOf(this.dataSource.manager, companyId, webhookId);
     const rows: (DeliveryRow & { in_page: boolean | null; total: string })[] = await this.dataSource.query(
       `SELECT paged.*, counted.total
          FROM (SELECT count(*) AS total FROM webhooks.deliveries WHERE webhook_id = $1) counted
@@ -84,7 +88,8 @@ export class DeliveryLogService {
   /** Queues the delivery's body again for the same webhook, due now. */
   async redeliver(companyId: number, webhookId: number, deliveryId: string): Promise<DeliveryView> {
     const created = await this.dataSource.transaction(async (manager) => {
-      await this.checkWebhook(manager, companyId, webhookId, { lock: true });
+      // Held until commit: a deletion waits, and then cancels this delivery with the others.
+      await this.webhooks.rowOf(manager, companyId, webhookId, { lock: true });
       const rows: DeliveryRow[] = await manager.query(
         `INSERT INTO webhooks.deliveries
            (id, webhook_id, alert_event_id, redelivery_of, configuration_id, alert_type_id, body, status, next_attempt_at)
@@ -103,26 +108,6 @@ export class DeliveryLogService {
     });
     // The worker finds it at its next look for due deliveries (a fraction of a second).
     return viewOf(created, []);
-  }
-
-  /** 404 unless the webhook is a live one of the company; with `lock`, held until commit (a delete waits). */
-  private async checkWebhook(
-    manager: EntityManager,
-    companyId: number,
-    webhookId: number,
-    options: { lock?: boolean } = {},
-  ): Promise<void> {
-    const found: unknown[] = await manager.query(
-      `SELECT 1 FROM webhooks.webhooks WHERE id = $1 AND company_id = $2 AND deleted_at IS NULL
-       ${options.lock ? 'FOR SHARE' : ''}`,
-      [webhookId, companyId],
-    );
-    if (!found.length) {
-      throw new WebhookDispatcherException(
-        WebhookDispatcherExceptionCode.WebhookNotFound,
-        `Webhook ${webhookId} was not found.`,
-      );
-    }
   }
 
   private async withAttempts(rows: readonly DeliveryRow[]): Promise<DeliveryView[]> {

@@ -104,7 +104,7 @@ export class WebhooksService {
     return { rows: rows.map((row) => viewOfRow(row, links.get(row.id) ?? [])), total };
   }
 
-  /** One of the company's live webhooks; 404 otherwise (the delivery-log routes check with it too). */
+  /** One of the company's live webhooks; 404 otherwise. */
   async get(companyId: number, id: number): Promise<WebhookView> {
     return this.viewOf(this.dataSource.manager, await this.rowOf(this.dataSource.manager, companyId, id));
   }
@@ -180,8 +180,11 @@ export class WebhooksService {
     });
   }
 
-  /** The company's live webhook `id` (held until commit with `lock`); 404 for anything else. */
-  private async rowOf(
+  /**
+   * The company's live webhook `id` (held until commit with `lock`); 404 for anything else. The
+   * delivery-log routes check their webhook with it too.
+   */
+  async rowOf(
     manager: EntityManager,
     companyId: number,
     id: number,
