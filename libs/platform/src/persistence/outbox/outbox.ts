@@ -1,6 +1,6 @@
 import { encodeEvent, TopicSpec, topicByName } from '@fleet/contracts';
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner, TransactionCommitEvent } from 'typeorm';
 import { EventPublisher, OutgoingEvent } from '../../messaging/message';
 import { OutboxRow } from './outbox.schema';
 
@@ -35,6 +35,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private running = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
+  /** Set by `wake`; a wake that comes while a drain runs makes the relay look again instead of sleeping. */
+  private wakeRequested = false;
+  /** Transactions that enqueued rows and have not committed yet: their commit wakes the relay. */
+  private readonly uncommitted = new WeakSet<QueryRunner>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,6 +49,16 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     this.logger = new Logger(`Outbox:${schema}`);
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    // Waking the relay when enqueue runs would look before the rows are committed (they are invisible
+    // then) and leave them to the next poll; TypeORM's commit event is the moment they become visible.
+    dataSource.subscribers.push({
+      afterTransactionCommit: (event: TransactionCommitEvent) => {
+        if (!event.queryRunner.isTransactionActive && this.uncommitted.has(event.queryRunner)) {
+          this.uncommitted.delete(event.queryRunner);
+          this.wake();
+        }
+      },
+    });
   }
 
   /**
@@ -72,8 +86,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         events.map((event) => JSON.stringify(event.headers ?? {})),
       ],
     );
-    // Publish soon after the caller commits; a rollback leaves nothing to publish.
-    setImmediate(() => this.wake());
+    // Publish as soon as the caller commits; a rollback leaves nothing to publish.
+    const runner = manager.queryRunner;
+    if (runner?.isTransactionActive) this.uncommitted.add(runner);
+    else this.wake();
   }
 
   /** Publishes everything committed so far; resolves when the outbox is empty (or another relay holds it). */
@@ -95,12 +111,14 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   wake(): void {
+    this.wakeRequested = true;
     this.wakeUp?.();
   }
 
   private async run(): Promise<void> {
     let backoffMs = this.pollIntervalMs;
     while (this.running) {
+      this.wakeRequested = false;
       try {
         await this.drain();
         backoffMs = this.pollIntervalMs;
@@ -109,6 +127,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         backoffMs = Math.min(backoffMs * 2, 10_000);
       }
       if (!this.running) break;
+      if (this.wakeRequested && backoffMs === this.pollIntervalMs) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, backoffMs);
         this.wakeUp = () => {

@@ -1,0 +1,90 @@
+import { TopicSpec, Topics } from '@fleet/contracts';
+import { createTestDatabase, TestDatabase, waitFor } from '@fleet/testing';
+import { DataSource } from 'typeorm';
+import { EventPublisher, OutgoingEvent } from '../../messaging/message';
+import { Outbox } from './outbox';
+import { outboxEntity, outboxMigration } from './outbox.schema';
+
+/** Records what the relay publishes; the broker is not what these tests are about. */
+class RecordingPublisher extends EventPublisher {
+  readonly keys: string[] = [];
+
+  async publish<T extends object>(_topic: TopicSpec<T>, events: readonly OutgoingEvent<T>[]): Promise<void> {
+    this.keys.push(...events.map((event) => event.key));
+  }
+}
+
+const snapshot = (companyId: number) => ({
+  key: String(companyId),
+  payload: {
+    companyId,
+    name: `Company ${companyId}`,
+    parentId: null,
+    status: 'active',
+    timeZone: 'UTC',
+    dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
+    showCommands: true,
+    version: 1,
+    updatedAt: '2026-11-24T10:00:00.000Z',
+  },
+});
+
+/**
+ * The relay publishes what a transaction enqueued when that transaction commits, not at its next
+ * poll: the poll interval here is a minute, so only the commit's wake-up can publish within the wait.
+ */
+describe('Outbox (real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let publisher: RecordingPublisher;
+  let outbox: Outbox;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await new DataSource({
+      type: 'postgres',
+      url: database.url,
+      entities: [outboxEntity('relayed')],
+      migrations: [outboxMigration('relayed')],
+    }).initialize();
+    await dataSource.query('CREATE SCHEMA relayed');
+    await dataSource.runMigrations();
+    publisher = new RecordingPublisher();
+    outbox = new Outbox(dataSource, 'relayed', publisher, { pollIntervalMs: 60_000 });
+    outbox.onApplicationBootstrap();
+  });
+  afterAll(async () => {
+    await outbox.onApplicationShutdown();
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('publishes rows as soon as their transaction commits', async () => {
+    for (const companyId of [1, 2, 3]) {
+      await dataSource.transaction(async (manager) => {
+        await outbox.enqueue(manager, Topics.companySnapshots, [snapshot(companyId)]);
+        // Work after the enqueue delays the commit past the moment enqueue returned.
+        await manager.query('SELECT pg_sleep(0.05)');
+      });
+      await waitFor(() => publisher.keys.includes(String(companyId)), {
+        timeoutMs: 5_000,
+        description: `company ${companyId}'s snapshot to be relayed`,
+      });
+    }
+    expect(publisher.keys).toEqual(['1', '2', '3']);
+  });
+
+  it('publishes nothing of a transaction that rolled back', async () => {
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await outbox.enqueue(manager, Topics.companySnapshots, [snapshot(9)]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await dataSource.transaction(async (manager) => {
+      await outbox.enqueue(manager, Topics.companySnapshots, [snapshot(10)]);
+    });
+    await waitFor(() => publisher.keys.includes('10'), { timeoutMs: 5_000, description: 'the next commit' });
+    expect(publisher.keys).not.toContain('9');
+  });
+});
