@@ -17,8 +17,6 @@ export interface TestRecord {
   isRead?: boolean;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
 /**
  * auth, query-api and alert-engine in one test context: the alert routes with real tokens and
  * vehicles. Alert records are the engine's to write and vehicles reach alert-engine through its
@@ -73,19 +71,6 @@ export class AlertRoutesContext extends TestContext {
       ],
     );
     return Number(rows[0].id);
-  }
-
-  /** A request with a bearer token and, when given, a JSON body. */
-  send(method: Method, url: string, token: string, body?: unknown) {
-    return this.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
   }
 
   /** The company's rule version, which every change of its configurations or geofences raises. */

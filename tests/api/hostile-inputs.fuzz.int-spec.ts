@@ -1,7 +1,7 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { alertEngineModules } from '@fleet/alert-engine-service-testing';
 import { authFixtures, authModules } from '@fleet/auth-service-testing';
-import { CommandGatewayModule } from '@fleet/command-gateway-service';
+import { commandGatewayFixtures, commandGatewayModules } from '@fleet/command-gateway-service-testing';
 import { CompaniesService, UsersService } from '@fleet/auth-service';
 import { allActions, openApiDocument } from '@fleet/contracts';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
@@ -99,11 +99,11 @@ describe('hostile inputs on every route of the OpenAPI document (fast-check)', (
         ...authModules(reader),
         ...telemetryIngestModules(reader),
         ...queryApiModules(reader),
-        CommandGatewayModule,
+        ...commandGatewayModules(reader),
         ...alertEngineModules(reader),
         ...webhookDispatcherModules(reader),
       ],
-      fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures],
+      fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures, commandGatewayFixtures],
       env: { RATE_LIMIT_DEFAULT: 'second=100000' },
       serveOpenApi: true,
     });

@@ -5,15 +5,6 @@ import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-test
 import { TestContext } from '@fleet/testing';
 import { webhookDispatcherModules } from '@fleet/webhook-dispatcher-service-testing';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** Form fields in order; a name may repeat (`alertIds` twice). */
-export type FormFields = readonly (readonly [string, string])[];
-
-/** `name=value&...`, percent-encoded: a query string or a form body. */
-export const formText = (fields: FormFields): string =>
-  fields.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
-
 /** Where directly projected configurations start: far above the ids alert-engine's sequence gives a test. */
 const PROJECTED_IDS_FROM = 1_000_000;
 
@@ -37,47 +28,6 @@ export class WebhookRoutesContext extends TestContext {
       ],
       fixtures: [authFixtures, queryApiFixtures],
       env: { RATE_LIMIT_DEFAULT: 'second=100000' },
-    });
-  }
-
-  /** A request with a bearer token and, when given, a JSON body. */
-  send(method: Method, url: string, token: string, body?: unknown) {
-    return this.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-  }
-
-  /** A request with an `application/x-www-form-urlencoded` body. */
-  sendForm(method: Method, url: string, token: string, fields: FormFields) {
-    return this.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: formText(fields),
-    });
-  }
-
-  /** A request with a `multipart/form-data` body of text fields. */
-  sendMultipart(method: Method, url: string, token: string, fields: FormFields) {
-    const boundary = `----webhook-test-${randomUUID()}`;
-    const parts = fields.map(
-      ([name, value]) =>
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-    );
-    return this.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      payload: `${parts.join('')}--${boundary}--\r\n`,
     });
   }
 

@@ -1,10 +1,10 @@
 import { createDecipheriv } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Actions } from '@fleet/contracts';
-import { waitFor } from '@fleet/testing';
+import { FormFields, formText, waitFor } from '@fleet/testing';
 import { TEST_WEBHOOK_SECRET_KEY } from '@fleet/webhook-dispatcher-service-testing';
 import { RecordSchema, shapeProblems } from '../telemetry/record-schemas';
-import { FormFields, formText, WebhookRoutesContext } from './webhook-routes-context';
+import { WebhookRoutesContext } from './webhook-routes-context';
 
 /** The webhook record, field by field (issue 18's list), and the creation answer with its secret. */
 const webhookRecord: RecordSchema = {

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';
-import { CommandGatewayModule } from '@fleet/command-gateway-service';
+import { CommandGatewayModule, readCommandGatewayConfig } from '@fleet/command-gateway-service';
 
 const service = ServiceNames.commandGateway;
 
 void runService(
   service,
-  (env) => readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
-  () => [CommandGatewayModule],
+  (env) => ({
+    ...readServiceConfig(service, env, { httpPort: defaultHttpPorts[service] }),
+    commandGateway: readCommandGatewayConfig(env),
+  }),
+  (config) => [CommandGatewayModule.forRoot(config.commandGateway)],
 );

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { AuthServiceConfig, readAuthServiceConfig } from '@fleet/auth-service';
 import { EnvReader, readServiceConfig, ServiceConfig } from '@fleet/platform';
 import { AlertEngineConfig, readAlertEngineConfig } from '@fleet/alert-engine-service';
+import { CommandGatewayConfig, readCommandGatewayConfig } from '@fleet/command-gateway-service';
 import { QueryApiConfig, readQueryApiConfig } from '@fleet/query-api-service';
 import { readTelemetryIngestConfig, TelemetryIngestConfig } from '@fleet/telemetry-ingest-service';
 import { readWebhookDispatcherConfig, WebhookDispatcherConfig } from '@fleet/webhook-dispatcher-service';
@@ -12,6 +13,7 @@ export interface FleetConfig extends ServiceConfig {
   authService: AuthServiceConfig;
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
+  commandGateway: CommandGatewayConfig;
   alertEngine: AlertEngineConfig;
   webhookDispatcher: WebhookDispatcherConfig;
   /** Where the embedded app keeps its data, secrets and the demo credentials file. */
@@ -49,6 +51,7 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     // The tracker port follows HTTP_HOST unless INGEST_DEVICE_HOST says otherwise.
     ingest: readTelemetryIngestConfig(env, { deviceHost: config.http.host }),
     queryApi: readQueryApiConfig(env),
+    commandGateway: readCommandGatewayConfig(env),
     alertEngine: readAlertEngineConfig(env),
     webhookDispatcher: readWebhookDispatcherConfig(env, {
       secretKey: env.optionalString('WEBHOOK_SECRET_KEY')

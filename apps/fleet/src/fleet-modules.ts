@@ -1,6 +1,6 @@
 import { AlertEngineConfig, AlertEngineModule } from '@fleet/alert-engine-service';
 import { AuthModule, AuthServiceConfig } from '@fleet/auth-service';
-import { CommandGatewayModule } from '@fleet/command-gateway-service';
+import { CommandGatewayConfig, CommandGatewayModule } from '@fleet/command-gateway-service';
 import { QueryApiConfig, QueryApiModule } from '@fleet/query-api-service';
 import { TelemetryIngestConfig, TelemetryIngestModule } from '@fleet/telemetry-ingest-service';
 import { WebhookDispatcherConfig, WebhookDispatcherModule } from '@fleet/webhook-dispatcher-service';
@@ -11,6 +11,7 @@ export function fleetModules(config: {
   authService: AuthServiceConfig;
   ingest: TelemetryIngestConfig;
   queryApi: QueryApiConfig;
+  commandGateway: CommandGatewayConfig;
   alertEngine: AlertEngineConfig;
   webhookDispatcher: WebhookDispatcherConfig;
 }): (Type | DynamicModule)[] {
@@ -18,7 +19,7 @@ export function fleetModules(config: {
     AuthModule.forRoot(config.authService),
     TelemetryIngestModule.forRoot(config.ingest),
     QueryApiModule.forRoot(config.queryApi),
-    CommandGatewayModule,
+    CommandGatewayModule.forRoot(config.commandGateway),
     AlertEngineModule.forRoot(config.alertEngine),
     WebhookDispatcherModule.forRoot(config.webhookDispatcher),
   ];

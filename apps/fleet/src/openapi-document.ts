@@ -1,6 +1,7 @@
 import { readAlertEngineConfig } from '@fleet/alert-engine-service';
 import { randomBytes } from 'node:crypto';
 import { readAuthServiceConfig } from '@fleet/auth-service';
+import { readCommandGatewayConfig } from '@fleet/command-gateway-service';
 import { EnvReader, generateOpenApiDocument, PlatformModule, readServiceConfig } from '@fleet/platform';
 import { readQueryApiConfig } from '@fleet/query-api-service';
 import { readWebhookDispatcherConfig } from '@fleet/webhook-dispatcher-service';
@@ -32,6 +33,7 @@ export async function generateFleetOpenApiDocument(): Promise<OpenAPIObject> {
     authService: readAuthServiceConfig(env),
     ingest: readTelemetryIngestConfig(env),
     queryApi: readQueryApiConfig(env),
+    commandGateway: readCommandGatewayConfig(env),
     alertEngine: readAlertEngineConfig(env),
     webhookDispatcher: readWebhookDispatcherConfig(env),
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { openApiDocument as committedOpenApiDocument, RouteOwnership } from '@fleet/contracts';
 import {
   CompanyDirectory,
@@ -80,6 +81,15 @@ export interface TestContextOptions {
    */
   database?: TestDatabase;
 }
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Form fields in order; a name may repeat (`alertIds` twice). */
+export type FormFields = readonly (readonly [string, string])[];
+
+/** `name=value&...`, percent-encoded: a query string or a form body. */
+export const formText = (fields: FormFields): string =>
+  fields.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
 
 let sequence = 0;
 const unique = () => `${process.pid}${String((sequence += 1)).padStart(4, '0')}`;
@@ -201,6 +211,48 @@ export class TestContext {
 
   post(url: string, token: string) {
     return this.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` } });
+  }
+
+  /** A request with a bearer token and, when given, a JSON body and further headers. */
+  send(method: Method, url: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  }
+
+  /** A request with an `application/x-www-form-urlencoded` body. */
+  sendForm(method: Method, url: string, token: string, fields: FormFields) {
+    return this.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: formText(fields),
+    });
+  }
+
+  /** A request with a `multipart/form-data` body of text fields. */
+  sendMultipart(method: Method, url: string, token: string, fields: FormFields) {
+    const boundary = `----test-${randomUUID()}`;
+    const parts = fields.map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
+    return this.app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: `${parts.join('')}--${boundary}--\r\n`,
+    });
   }
 
   /** The fixtures that can make `what`; the context's services must include its owner. */

@@ -77,6 +77,9 @@ export const publicRoutes: readonly RouteOwnership[] = [
   route('POST', '/api/UpdateLocation', commandGateway),
   route('POST', '/api/ChangeOdometer', commandGateway),
   route('POST', '/api/SetVehicleName', commandGateway),
+  // Extension: reading commands (docs/commands.md)
+  route('GET', '/v2/api/commands/{commandId}', commandGateway),
+  route('GET', '/v2/api/vehicles/{id}/commands', commandGateway),
 
   // Alerts
   route('GET', '/v2/api/companies/{id}/alert-records', alertEngine),

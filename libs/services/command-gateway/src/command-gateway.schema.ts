@@ -1,8 +1,16 @@
 import { ServiceSchema } from '@fleet/platform';
+import { Command, IdempotencyKey } from './commands/command.entity';
+import { COMMANDS_SCHEMA } from './command-gateway.schema.constants';
+import { CreateCommands1764800000000 } from './migrations/1764800000000-create-commands';
+import { CommandVehicle } from './vehicles/command-vehicle.entity';
 
-/** Tables owned by command-gateway. Its entities and migrations are added here as its routes arrive. */
+/**
+ * Tables owned by command-gateway: the command log with each command's status, the idempotency keys
+ * of sending routes, its projection of the vehicle registry, and the outbox of requested commands.
+ */
 export const commandsSchema: ServiceSchema = {
-  schema: 'commands',
-  entities: [],
-  migrations: [],
+  schema: COMMANDS_SCHEMA,
+  entities: [Command, IdempotencyKey, CommandVehicle],
+  migrations: [CreateCommands1764800000000],
+  outbox: true,
 };

@@ -1,4 +1,4 @@
-import { TopicSpec, Topics } from '@fleet/contracts';
+import { CompanySnapshotV1, TopicSpec, Topics } from '@fleet/contracts';
 import { createTestDatabase, TestDatabase, waitFor } from '@fleet/testing';
 import { DataSource } from 'typeorm';
 import { EventPublisher, OutgoingEvent } from '../../messaging/message';
@@ -14,7 +14,7 @@ class RecordingPublisher extends EventPublisher {
   }
 }
 
-const snapshot = (companyId: number) => ({
+const snapshot = (companyId: number): OutgoingEvent<CompanySnapshotV1> => ({
   key: String(companyId),
   payload: {
     companyId,
