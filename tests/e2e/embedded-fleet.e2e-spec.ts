@@ -220,6 +220,42 @@ describe('the embedded fleet app', () => {
     expect(records.every((record) => mapped.some((vehicle) => vehicle.id === record.vehicleId))).toBe(true);
   }
 
+  /**
+   * A door lock sent to a demo vehicle reaches its simulated tracker at its next report, which carries
+   * it out and acknowledges it: the last position shows the doors locked within two report intervals
+   * (FLEET_SIMULATOR_INTERVAL_SECONDS, 5 by default), and the command reads `acknowledged`.
+   */
+  async function expectDoorLockAnswered(baseUrl: string): Promise<void> {
+    const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const top = credentials.companies[0];
+    const issued = await fetch(`${baseUrl}/v2/api/authentication/token/api-key`, {
+      method: 'POST',
+      body: new URLSearchParams({ apiKey: top.apiKey }),
+    });
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    const headers = { authorization: `Bearer ${token}` };
+    const vehicle: { id: number } = credentials.vehicles.find((candidate: { companyIds: number[] }) =>
+      candidate.companyIds.includes(top.id),
+    );
+    const sent = await fetch(`${baseUrl}/v2/api/vehicles/${vehicle.id}/door-lock?isLock=true`, {
+      method: 'PUT',
+      headers,
+    });
+    expect(sent.status).toBe(200);
+    const { id } = (await sent.json()) as { id: string };
+    const sentAt = Date.now();
+    const get = async <T>(path: string): Promise<T> =>
+      (await (await fetch(`${baseUrl}${path}`, { headers })).json()) as T;
+    await waitFor(
+      async () =>
+        (await get<{ isDoorLocked: boolean | null }>(`/v2/api/vehicles/${vehicle.id}/last-position`))
+          .isDoorLocked === true &&
+        (await get<{ status: string }>(`/v2/api/commands/${id}`)).status === 'acknowledged',
+      { description: 'the doors locked and the command acknowledged', timeoutMs: 2 * 5_000, intervalMs: 250 },
+    );
+    process.stdout.write(`door lock answered by the demo fleet in ${Date.now() - sentAt} ms\n`);
+  }
+
   it('starts on a new data directory, stops cleanly, restarts on the same data, and survives SIGKILL', async () => {
     const first = await start();
     expect(first.logs()).toContain('initialising a new PostgreSQL data directory');
@@ -240,6 +276,7 @@ describe('the embedded fleet app', () => {
     expect(postgresRunning(dataDir)).toBe(true);
     await expectDemoTenant(first.baseUrl, first.deviceUrl);
     await expectDemoFleetMoving(first.baseUrl);
+    await expectDoorLockAnswered(first.baseUrl);
 
     // Ctrl-C: the services close, then PostgreSQL stops; nothing is left running.
     expect(await first.kill('SIGINT')).toBe(0);
