@@ -1,6 +1,8 @@
 import { AddressResolver } from '@fleet/geo';
 import { DatabaseModule } from '@fleet/platform';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { VehicleCommandsConsumer } from './commands/vehicle-commands.consumer';
+import { VehicleCommands } from './commands/vehicle-commands.service';
 import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
@@ -31,7 +33,7 @@ import { VehiclesService } from './vehicles/vehicles.service';
 
 /**
  * Read side of the platform: projections of positions and registries, served over V2 and V1. One
- * folder per feature (last positions, nearest, positions, trips, vehicles), each with its V2 and V1
+ * folder per feature (commands, last positions, nearest, positions, trips, vehicles), each with its V2 and V1
  * controllers, its service and its response DTOs; `common/` and `position-records/` hold what several
  * features share (access checks, paging, route inputs; the position record).
  */
@@ -43,6 +45,7 @@ export class QueryApiModule {
       imports: [DatabaseModule.forService(querySchema)],
       controllers: [
         PositionsConsumer,
+        VehicleCommandsConsumer,
         CompanyLastPositionsController,
         NearestController,
         VehiclesController,
@@ -74,6 +77,7 @@ export class QueryApiModule {
         VisibleVehicles,
         VehicleAccess,
         VehicleRegistry,
+        VehicleCommands,
         LastPositionQueries,
         LastPositionsService,
         NearestQueries,

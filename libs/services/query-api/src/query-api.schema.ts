@@ -6,6 +6,8 @@ import { NearestIndex1764100000000 } from './migrations/1764100000000-nearest-in
 import { AnchoredNearestIndex1764200000000 } from './migrations/1764200000000-anchored-nearest-index';
 import { ReportedMappings1764300000000 } from './migrations/1764300000000-reported-mappings';
 import { VehicleTags1764500000000 } from './migrations/1764500000000-vehicle-tags';
+import { VehicleCommands1764600000000 } from './migrations/1764600000000-vehicle-commands';
+import { AppliedCommand } from './commands/applied-command.entity';
 import { LastPosition, Position } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
 import { Trip } from './trips/trip.entity';
@@ -13,10 +15,13 @@ import { Vehicle, VehicleCompany } from './vehicles/vehicle.entity';
 
 export { QUERY_SCHEMA };
 
-/** Tables owned by query-api: the vehicle registry, position history, and the outbox of vehicle snapshots. */
+/**
+ * Tables owned by query-api: the vehicle registry, position history, the commands applied to the
+ * registry, and the outbox of vehicle snapshots and command results.
+ */
 export const querySchema: ServiceSchema = {
   schema: QUERY_SCHEMA,
-  entities: [Position, LastPosition, Trip, Vehicle, VehicleCompany],
+  entities: [Position, LastPosition, Trip, Vehicle, VehicleCompany, AppliedCommand],
   migrations: [
     CreatePositions1763800000000,
     CreateVehicleRegistry1763900000000,
@@ -25,6 +30,7 @@ export const querySchema: ServiceSchema = {
     AnchoredNearestIndex1764200000000,
     ReportedMappings1764300000000,
     VehicleTags1764500000000,
+    VehicleCommands1764600000000,
   ],
   outbox: true,
 };

@@ -69,6 +69,14 @@ export class LastPosition extends PositionColumns {
   @Column({ name: 'anchor_lng', type: 'double precision' })
   anchorLng!: number;
 
+  /**
+   * The device's own latest odometer reading in metres, before the vehicle's offset: from the newest
+   * fix that carried one (a report without it keeps the one before). What an `odometer` command's
+   * offset is computed against; null until the device has reported an odometer.
+   */
+  @Column({ name: 'device_odometer_m', type: 'double precision', nullable: true })
+  deviceOdometerM!: number | null;
+
   /** The motion state after this position (start of movement, driving time, fatigue, current trip). */
   @Column({ type: 'jsonb' })
   motion!: Record<string, unknown>;

@@ -40,7 +40,7 @@ export interface RegisteredVehicle {
  * Replaces a vehicle's company mappings; each new one is `reported` if the vehicle has a last position.
  * Call it holding the vehicle's row lock (FOR UPDATE; a vehicle inserted in the same transaction is
  * not visible to anyone else yet). The projection of a first report waits for that lock
- * (PositionProjection.markReported), so either the report committed before this runs, and its last
+ * (PositionProjection.lockVehicles), so either the report committed before this runs, and its last
  * position is seen here, or the projection runs after this transaction and marks the new mappings.
  */
 export async function replaceVehicleCompanies(
@@ -105,32 +105,42 @@ export class VehicleRegistry implements OnApplicationBootstrap {
    * treat snapshots as idempotent, and an operator re-applying a value expects it announced.
    */
   async update(vehicleId: number, changes: VehicleChanges): Promise<RegisteredVehicle> {
+    return this.dataSource.transaction((manager) => this.updateWithin(manager, vehicleId, changes));
+  }
+
+  /**
+   * `update` inside the caller's transaction, for changes that must commit with something else (a
+   * `name` command with its result: VehicleCommands).
+   */
+  async updateWithin(
+    manager: EntityManager,
+    vehicleId: number,
+    changes: VehicleChanges,
+  ): Promise<RegisteredVehicle> {
     const tags = changes.tags === undefined ? undefined : normalizeTags(changes.tags);
-    return this.dataSource.transaction(async (manager) => {
-      const vehicle = await manager.findOne(Vehicle, {
-        where: { id: vehicleId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!vehicle)
-        throw new QueryApiException(
-          QueryApiExceptionCode.VehicleNotFound,
-          `Vehicle ${vehicleId} does not exist.`,
-        );
-      if (changes.companyIds !== undefined)
-        await replaceVehicleCompanies(manager, vehicleId, changes.companyIds);
-      await manager.update(
-        Vehicle,
-        { id: vehicleId },
-        {
-          ...(changes.name === undefined ? {} : { name: changes.name }),
-          ...(changes.vin === undefined ? {} : { vin: changes.vin }),
-          ...(tags === undefined ? {} : { tags }),
-          version: vehicle.version + 1,
-          updatedAt: new Date(),
-        },
-      );
-      return this.announce(manager, vehicleId);
+    const vehicle = await manager.findOne(Vehicle, {
+      where: { id: vehicleId },
+      lock: { mode: 'pessimistic_write' },
     });
+    if (!vehicle)
+      throw new QueryApiException(
+        QueryApiExceptionCode.VehicleNotFound,
+        `Vehicle ${vehicleId} does not exist.`,
+      );
+    if (changes.companyIds !== undefined)
+      await replaceVehicleCompanies(manager, vehicleId, changes.companyIds);
+    await manager.update(
+      Vehicle,
+      { id: vehicleId },
+      {
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.vin === undefined ? {} : { vin: changes.vin }),
+        ...(tags === undefined ? {} : { tags }),
+        version: vehicle.version + 1,
+        updatedAt: new Date(),
+      },
+    );
+    return this.announce(manager, vehicleId);
   }
 
   async list(): Promise<RegisteredVehicle[]> {

@@ -24,6 +24,13 @@ export class Vehicle {
   @Column({ type: 'text', array: true, default: '{}' })
   tags!: string[];
 
+  /**
+   * Added to every odometer reading of the vehicle's device when positions are projected, in metres
+   * (set by `odometer` commands: commands/odometer-offset.ts). Not part of the vehicle snapshot.
+   */
+  @Column({ name: 'odometer_offset_m', type: 'double precision', default: 0 })
+  odometerOffsetM!: number;
+
   @Column({ type: 'integer', default: 1 })
   version!: number;
 
