@@ -72,10 +72,11 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
    * expired and superseded ones change nothing); the other types are query-api's.
    */
   async record(requests: readonly CommandRequestedV1[]): Promise<void> {
+    const deviceRequests = requests.filter((request) => deviceCommandTypes.includes(request.type));
+    if (deviceRequests.length === 0) return;
     const stored = new Set<number>();
     await this.dataSource.transaction(async (manager) => {
-      for (const request of requests) {
-        if (!deviceCommandTypes.includes(request.type)) continue;
+      for (const request of deviceRequests) {
         const [row] = (await manager.query(STORE_COMMAND, [
           request.commandId,
           request.vehicleId,
