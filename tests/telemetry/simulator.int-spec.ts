@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { Topics } from '@fleet/contracts';
+import { EventPublisher } from '@fleet/platform';
 import { FleetSimulator, osmandHttpSender, SimulatedReport } from '@fleet/simulator';
+import { waitFor } from '@fleet/testing';
 import { TelemetryContext } from './telemetry-context';
 
 /**
@@ -8,12 +12,14 @@ import { TelemetryContext } from './telemetry-context';
 describe('the fleet simulator against the device port (real PostgreSQL)', () => {
   let h: TelemetryContext;
   let token: string;
+  let companyId: number;
   const imeis = ['862000000000001', '862000000000002', '862000000000003'];
   const vehicleIds: number[] = [];
 
   beforeAll(async () => {
     h = await TelemetryContext.open();
     const company = await h.newCompany({ name: 'Simulated Fleet', timeZone: 'Europe/Berlin' });
+    companyId = company;
     for (const [index, imei] of imeis.entries()) {
       vehicleIds.push((await h.newVehicle({ name: `Sim ${index + 1}`, imei, companyIds: [company] })).id);
     }
@@ -101,5 +107,66 @@ describe('the fleet simulator against the device port (real PostgreSQL)', () => 
       expect(trip.distance).toBeGreaterThan(0);
       expect(trip.points.length).toBeGreaterThan(1);
     }
+  });
+
+  it('carries out a door-lock command from the platform and acknowledges it in its next report', async () => {
+    const imei = '862000000000010';
+    const vehicle = await h.newVehicle({ name: 'Sim commands', imei, companyIds: [companyId] });
+    const sent: SimulatedReport[] = [];
+    const sender = osmandHttpSender(h.deviceUrl, { connections: 1 });
+    // Live, a report a second; with this seed the vehicle drives off with its doors unlocked.
+    const simulator = new FleetSimulator({
+      imeis: [imei],
+      intervalSeconds: 1,
+      seed: 1,
+      send: async (report) => {
+        const outcome = await sender.send(report);
+        if (outcome.status === 200) sent.push(report);
+        return outcome;
+      },
+    });
+    const running = simulator.run();
+    try {
+      await waitFor(() => sent.length > 0, { description: 'a first report' });
+      expect(sent[0].doorLocked).toBe(false);
+      const commandId = randomUUID();
+      await h.app.get(EventPublisher).publish(Topics.commandsRequested, [
+        {
+          key: String(vehicle.id),
+          payload: {
+            commandId,
+            vehicleId: vehicle.id,
+            companyId,
+            type: 'doorLock',
+            lock: true,
+            requestedAt: new Date().toISOString(),
+            expiresAt: new Date(Date.now() + 300_000).toISOString(),
+          },
+        },
+      ]);
+      const acknowledgement = await waitFor(
+        () => {
+          const index = sent.findIndex((report) => report.commandId === commandId);
+          return index >= 0 && index < sent.length - 1 ? index : undefined;
+        },
+        { description: 'the acknowledgement and a report after it' },
+      );
+      expect(sent[acknowledgement]).toMatchObject({ commandStatus: 'ok', doorLocked: true });
+      const next = sent[acknowledgement + 1];
+      expect([next.commandId, next.doorLocked]).toEqual([undefined, true]);
+      expect(sent.filter((report) => report.commandId === commandId)).toHaveLength(1);
+      const { rows } = await h.database.pool.query(
+        'SELECT acknowledged_at IS NOT NULL AS done FROM ingest.device_commands WHERE command_id = $1',
+        [commandId],
+      );
+      expect(rows).toEqual([{ done: true }]);
+    } finally {
+      simulator.stop();
+      await running;
+      sender.close();
+    }
+    await h.storedPositions(vehicle.id, sent.length);
+    const record = (await h.get(`/v2/api/vehicles/${vehicle.id}/last-position`, token)).json();
+    expect(record.isDoorLocked).toBe(true);
   });
 });

@@ -186,4 +186,101 @@ describe('FleetSimulator', () => {
       /negative/,
     );
   });
+
+  describe('device commands', () => {
+    /** A port that answers the given reports (by their place in the order received) with commands. */
+    function commandingPort(answers: Map<number, (report: SimulatedReport) => object[]>) {
+      const received: SimulatedReport[] = [];
+      const send = async (report: SimulatedReport): Promise<SendOutcome> => {
+        received.push(report);
+        const commands = answers.get(received.length - 1)?.(report);
+        return { status: 200, body: commands ? JSON.stringify({ commands }) : '' };
+      };
+      return { send, received };
+    }
+
+    const run = (send: (report: SimulatedReport) => Promise<SendOutcome>) =>
+      new FleetSimulator({
+        imeis: IMEIS.slice(0, 1),
+        intervalSeconds: 10,
+        durationSeconds: 120,
+        historySeconds: 120,
+        send,
+        clock: () => now,
+      }).run();
+
+    it('carries out the commands of an answer and acknowledges each at once in a report of its own', async () => {
+      const port = commandingPort(
+        new Map([
+          [
+            4,
+            (report) => [
+              { id: 'doors', type: 'doorLock', lock: !report.doorLocked },
+              { id: 'where', type: 'locate' },
+              { id: 'horn', type: 'honk' },
+            ],
+          ],
+        ]),
+      );
+      const stats = await run(port.send);
+      const [handedTo, doors, where, horn, regular] = port.received.slice(4, 9);
+      expect(doors).toMatchObject({
+        commandId: 'doors',
+        commandStatus: 'ok',
+        doorLocked: !handedTo.doorLocked,
+        time: handedTo.time + 1_000,
+      });
+      expect(where).toMatchObject({ commandId: 'where', commandStatus: 'ok', time: handedTo.time + 2_000 });
+      expect(horn).toMatchObject({ commandId: 'horn', commandStatus: 'failed', time: handedTo.time + 3_000 });
+      // The regular reports go on at their interval, without acknowledgements.
+      expect([regular.time, regular.commandId]).toEqual([handedTo.time + 10_000, undefined]);
+      expect(port.received.filter((report) => report.commandId !== undefined)).toHaveLength(3);
+      expect(stats).toMatchObject({ commandsReceived: 3, commandsAcknowledged: 3, rejected: 0 });
+      expect(stats.reports).toBe(port.received.length);
+    });
+
+    it('acknowledges a command handed out again without carrying it out again', async () => {
+      let locked = false;
+      const port = commandingPort(
+        new Map([
+          [
+            4,
+            (report) => {
+              locked = !report.doorLocked;
+              return [{ id: 'first', type: 'doorLock', lock: locked }];
+            },
+          ],
+          [5, () => [{ id: 'second', type: 'doorLock', lock: !locked }]],
+          // `first` again, as a port does when its acknowledgement was lost.
+          [6, () => [{ id: 'first', type: 'doorLock', lock: locked }]],
+        ]),
+      );
+      await run(port.send);
+      const [first, second, again] = port.received.slice(5, 8);
+      expect([first.commandId, first.doorLocked]).toEqual(['first', locked]);
+      expect([second.commandId, second.doorLocked]).toEqual(['second', !locked]);
+      expect([again.commandId, again.commandStatus, again.doorLocked]).toEqual(['first', 'ok', !locked]);
+    });
+
+    it('in real time sends an acknowledgement once its second has come, never ahead of the clock', async () => {
+      const time = simulatedTime(now);
+      const port = commandingPort(new Map([[0, () => [{ id: 'where', type: 'locate' }]]]));
+      const clockAtSend: number[] = [];
+      const simulator: FleetSimulator = new FleetSimulator({
+        imeis: IMEIS.slice(0, 1),
+        intervalSeconds: 5,
+        ...time,
+        send: (report) => {
+          clockAtSend.push(time.clock());
+          if (clockAtSend.length === 3) simulator.stop();
+          return port.send(report);
+        },
+      });
+      await simulator.run();
+      const [first, acknowledgement, next] = port.received;
+      expect(acknowledgement).toMatchObject({ commandId: 'where', time: first.time + 1_000 });
+      expect(next.time).toBe(first.time + 5_000);
+      expect(clockAtSend).toEqual(port.received.map((report) => report.time));
+    });
+  });
 });

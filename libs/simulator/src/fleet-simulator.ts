@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConditionCounts, ConditionTracker } from './alert-conditions';
-import { ReportSender } from './osmand-sender';
+import { commandsOfAnswer, DeviceCommand } from './device-commands';
+import { ReportSender, SendOutcome } from './osmand-sender';
 import { hashText, Random } from './random';
 import { RoadNetwork } from './road-network';
 import { fleetTraits, SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
@@ -42,6 +43,10 @@ export interface SimulationStats {
   /** Not accepted after every retry (5xx or no answer). */
   failed: number;
   retries: number;
+  /** Device commands handed to the vehicles (each hand-out counted, a re-sent command again). */
+  commandsReceived: number;
+  /** Acknowledgements sent (one report each). */
+  commandsAcknowledged: number;
   /** Rejection and failure texts, counted (the first 20 distinct ones). */
   problems: Record<string, number>;
   simulatedSeconds: number;
@@ -57,11 +62,18 @@ export interface SimulationStats {
 }
 
 const LATENCY_SAMPLES = 20_000;
+/**
+ * Most acknowledgements sent in a row before the next regular report: a port that kept handing out
+ * commands in every answer would otherwise hold the vehicle in acknowledging; what is left over is
+ * handed out again later.
+ */
+const MAX_ACKNOWLEDGEMENTS = 10;
 
 /**
  * Drives a fleet of simulated trackers. Each vehicle has at most one report in flight and sends the
  * next only after the last one was answered, like a tracker on a mobile connection; a report that gets
- * a 5xx or no answer is sent again, a 4xx is counted and dropped.
+ * a 5xx or no answer is sent again, a 4xx is counted and dropped. Commands in an answer are carried out
+ * (once per id) and each acknowledged at once in a report of its own (docs/simulator.md).
  */
 export class FleetSimulator {
   private readonly vehicles: SimulatedVehicle[];
@@ -75,6 +87,8 @@ export class FleetSimulator {
     rejected: 0,
     failed: 0,
     retries: 0,
+    commandsReceived: 0,
+    commandsAcknowledged: 0,
     maxSpeedKmh: 0,
     speedingReports: 0,
   };
@@ -161,12 +175,48 @@ export class FleetSimulator {
       }
       const report = vehicle.advanceTo(time);
       this.observe(report);
-      await this.deliver(report);
-      this.simulatedTo = Math.max(this.simulatedTo, time);
-      const next = time + interval;
+      const answer = await this.deliver(report);
+      const last = await this.obey(vehicle, time, answer);
+      if (last === undefined) return;
+      this.simulatedTo = Math.max(this.simulatedTo, last);
+      // Never before a report already made (an acknowledgement's): its fix time would repeat.
+      const next = Math.max(time + interval, last + 1000);
       // After a slow answer in real time the next report is made at once, for the present moment.
       time = next > liveFrom ? Math.max(next, Math.floor(this.clock() / 1000) * 1000) : next;
     }
+  }
+
+  /**
+   * Carries out the commands of an answer and acknowledges each with a report of its own, one second
+   * after the one before (in real time: once that second has come; a fix time repeated would be stored
+   * once, and the new state not shown). Commands in those reports' answers follow, a command handed
+   * out again included (acknowledged again, not carried out again), up to MAX_ACKNOWLEDGEMENTS in a
+   * row. Resolves to the fix time of the last report made, or undefined when the simulation was
+   * stopped meanwhile.
+   */
+  private async obey(
+    vehicle: SimulatedVehicle,
+    reportedAt: number,
+    answer: SendOutcome | undefined,
+  ): Promise<number | undefined> {
+    const queue: DeviceCommand[] = answer ? commandsOfAnswer(answer.body) : [];
+    this.counts.commandsReceived += queue.length;
+    let last = reportedAt;
+    for (let sent = 0; sent < MAX_ACKNOWLEDGEMENTS && queue.length > 0; sent++) {
+      const command = queue.shift()!;
+      const commandStatus = vehicle.receive(command);
+      last += 1000;
+      const wait = last - this.clock();
+      if (last > this.startedAt && wait > 0 && !(await this.pause(wait))) return undefined;
+      const report = { ...vehicle.advanceTo(last), commandId: command.id, commandStatus };
+      this.observe(report);
+      this.counts.commandsAcknowledged += 1;
+      const next = await this.deliver(report);
+      const more = next ? commandsOfAnswer(next.body) : [];
+      this.counts.commandsReceived += more.length;
+      queue.push(...more);
+    }
+    return last;
   }
 
   private observe(report: SimulatedReport): void {
@@ -177,7 +227,8 @@ export class FleetSimulator {
     this.conditions.observe(report);
   }
 
-  private async deliver(report: SimulatedReport): Promise<void> {
+  /** Sends the report, again after a 5xx or no answer; resolves to the 2xx answer, if one came. */
+  private async deliver(report: SimulatedReport): Promise<SendOutcome | undefined> {
     const retry = this.options.retry ?? { attempts: 5, delayMs: 1000 };
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
@@ -185,18 +236,18 @@ export class FleetSimulator {
       this.recordLatency(performance.now() - started);
       if (outcome.status >= 200 && outcome.status < 300) {
         this.counts.accepted += 1;
-        return;
+        return outcome;
       }
       const problem = `${outcome.status || 'no answer'}: ${outcome.body.trim().slice(0, 120)}`;
       if (outcome.status >= 400 && outcome.status < 500) {
         this.counts.rejected += 1;
         this.countProblem(problem);
-        return;
+        return undefined;
       }
       if (attempt >= retry.attempts || !(await this.pause(retry.delayMs))) {
         this.counts.failed += 1;
         this.countProblem(problem);
-        return;
+        return undefined;
       }
       this.counts.retries += 1;
     }

@@ -1,4 +1,5 @@
 export * from './alert-conditions';
+export * from './device-commands';
 export * from './fleet-simulator';
 export * from './osmand-query';
 export * from './osmand-sender';

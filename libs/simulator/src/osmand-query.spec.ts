@@ -79,6 +79,14 @@ describe('toOsmAndQuery', () => {
     expect(['fuel', 'rpm', 'coolantTemp'].filter((name) => fields.has(name))).toEqual([]);
   });
 
+  it('acknowledges a command with cmdid and cmdstatus, and only then sends them', () => {
+    const id = '0b7e4a52-3c1d-4f5e-9a6b-7c8d9e0f1a2b';
+    const fields = new URLSearchParams(toOsmAndQuery({ ...report, commandId: id, commandStatus: 'ok' }));
+    expect([fields.get('cmdid'), fields.get('cmdstatus')]).toEqual([id, 'ok']);
+    const plain = new URLSearchParams(toOsmAndQuery(report));
+    expect(['cmdid', 'cmdstatus'].filter((name) => plain.has(name))).toEqual([]);
+  });
+
   it('leaves out readings the vehicle does not have', () => {
     const fields = new URLSearchParams(toOsmAndQuery({ ...report, driver: undefined, dtcCodes: undefined }));
     expect(fields.has('driver')).toBe(false);

@@ -35,6 +35,8 @@ export function toOsmAndQuery(report: SimulatedReport): string {
     ['engine', report.engineEnabled],
     ['driver', report.driver],
     ['dtcs', report.dtcCodes?.join(',')],
+    ['cmdid', report.commandId],
+    ['cmdstatus', report.commandStatus],
   ];
   return fields
     .filter((field): field is [string, string | number | boolean] => field[1] !== undefined)

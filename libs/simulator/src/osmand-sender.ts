@@ -5,6 +5,7 @@ import { SimulatedReport } from './simulated-vehicle';
 /** How the device port answered: an HTTP status, or 0 when no answer came (connection refused, timeout). */
 export interface SendOutcome {
   status: number;
+  /** A 200's body carries the vehicle's commands, if any (device-commands.ts); an error's, its reason. */
   body: string;
 }
 

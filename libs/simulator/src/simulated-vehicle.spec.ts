@@ -266,3 +266,122 @@ describe('a simulated vehicle', () => {
     expect(simulate(2, 30, 1, 8)).not.toEqual(simulate(2, 30, 1));
   });
 });
+
+describe('a simulated vehicle carrying out commands', () => {
+  /** A vehicle of seed 7 (the `index`-th or a later one) once it drives faster than 30 km/h, with a clock. */
+  function drivingVehicle(first = 0) {
+    for (let index = first; index < first + 20; index++) {
+      const vehicle = new SimulatedVehicle(
+        `35100000000${1000 + index}`,
+        network,
+        new Random(7).fork(index),
+        START,
+        index,
+        fleetTraits(index),
+      );
+      for (let time = START; time < START + 600_000; time += 1000) {
+        const report = vehicle.advanceTo(time);
+        if (report.speedKmh > 30) return reporting(vehicle, report);
+      }
+    }
+    throw new Error('no vehicle of the seed drives within ten minutes');
+  }
+
+  /** Reports of the vehicle from `report` on: the next one `stepS` later, or the first one matching. */
+  function reporting(vehicle: SimulatedVehicle, report: SimulatedReport) {
+    let time = report.time;
+    const next = (stepS = 5) => vehicle.advanceTo((time += stepS * 1000));
+    return {
+      vehicle,
+      report,
+      next,
+      /** The reports up to and including the first that matches, within six simulated hours. */
+      until(matches: (report: SimulatedReport) => boolean, stepS = 5): SimulatedReport[] {
+        const reports: SimulatedReport[] = [];
+        for (let left = (6 * 3600) / stepS; left > 0; left--) {
+          reports.push(next(stepS));
+          if (matches(reports[reports.length - 1])) return reports;
+        }
+        throw new Error('not within six hours');
+      },
+    };
+  }
+
+  const last = (reports: SimulatedReport[]) => reports[reports.length - 1];
+
+  it('locks and unlocks its doors on command; parking still locks them and the driver unlocks them', () => {
+    const drive = drivingVehicle();
+    expect([drive.report.doorLocked, drive.report.ignition]).toEqual([false, true]);
+    expect(drive.vehicle.receive({ id: 'lock', type: 'doorLock', lock: true })).toBe('ok');
+    // Locked while it drives on, until it stops with the ignition off.
+    const driving = drive.until((report) => !report.ignition);
+    expect(driving.every((report) => report.doorLocked)).toBe(true);
+    // Back at the wheel after the stop: unlocked.
+    expect(last(drive.until((report) => report.ignition)).doorLocked).toBe(false);
+    // Parked at a later stop: locked, and unlocked from afar while it stands there.
+    const parked = last(drive.until((report) => !report.ignition && report.doorLocked));
+    expect(drive.vehicle.receive({ id: 'unlock', type: 'doorLock', lock: false })).toBe('ok');
+    const after = drive.next(1);
+    expect([after.doorLocked, after.ignition, after.lat, after.lng]).toEqual([
+      false,
+      false,
+      parked.lat,
+      parked.lng,
+    ]);
+  });
+
+  it('rolls to a stop when immobilised, stays there with the engine off, and drives on when released', () => {
+    const drive = drivingVehicle();
+    expect(drive.vehicle.receive({ id: 'off', type: 'ignition', on: false })).toBe('ok');
+    const stopping = drive.until((report) => report.speedKmh === 0, 1);
+    // Normal braking (2.5 m/s², 9 km/h a second), never an emergency stop; the engine reported cut.
+    const speeds = [drive.report, ...stopping].map((report) => report.speedKmh);
+    expect(speeds.slice(1).filter((speed, i) => speeds[i] - speed > 9.1)).toEqual([]);
+    expect(stopping.every((report) => !report.engineEnabled)).toBe(true);
+    const stopped = last(stopping);
+    // Two hours later it stands where it stopped, ignition off, engine immobilised.
+    const standing = Array.from({ length: 720 }, () => drive.next(10));
+    expect(
+      standing.filter(
+        (report) =>
+          report.lat !== stopped.lat ||
+          report.lng !== stopped.lng ||
+          report.speedKmh !== 0 ||
+          report.ignition ||
+          report.engineEnabled,
+      ),
+    ).toEqual([]);
+    expect(drive.vehicle.currentPhase).toBe('immobilised');
+    expect(drive.vehicle.receive({ id: 'on', type: 'ignition', on: true })).toBe('ok');
+    const restart = drive.until((report) => report.speedKmh > 0, 1);
+    expect(restart.length).toBeLessThanOrEqual(10);
+    expect(restart.every((report) => report.engineEnabled && report.ignition)).toBe(true);
+    expect(drive.vehicle.currentPhase).toBe('driving');
+  });
+
+  it('immobilised while parked, does not start until released', () => {
+    const drive = drivingVehicle();
+    drive.until((report) => !report.ignition && report.doorLocked);
+    drive.vehicle.receive({ id: 'off', type: 'ignition', on: false });
+    // Longer than any parking: still standing with the ignition off.
+    const parked = Array.from({ length: 3 * 360 }, () => drive.next(10));
+    expect(parked.filter((report) => report.ignition || report.speedKmh > 0 || report.engineEnabled)).toEqual(
+      [],
+    );
+    drive.vehicle.receive({ id: 'on', type: 'ignition', on: true });
+    // Its stop is long over: the engine starts at once.
+    expect(drive.next(1)).toMatchObject({ ignition: true, engineEnabled: true });
+  });
+
+  it('carries out a command once per id and answers a repeat with the first outcome', () => {
+    const drive = drivingVehicle();
+    expect(drive.vehicle.receive({ id: 'a', type: 'doorLock', lock: true })).toBe('ok');
+    expect(drive.vehicle.receive({ id: 'b', type: 'doorLock', lock: false })).toBe('ok');
+    // `a` handed out again (its acknowledgement was lost): acknowledged, not locked again.
+    expect(drive.vehicle.receive({ id: 'a', type: 'doorLock', lock: true })).toBe('ok');
+    expect(drive.next(1).doorLocked).toBe(false);
+    expect(drive.vehicle.receive({ id: 'c', type: 'unsupported' })).toBe('failed');
+    expect(drive.vehicle.receive({ id: 'c', type: 'unsupported' })).toBe('failed');
+    expect(drive.vehicle.receive({ id: 'd', type: 'locate' })).toBe('ok');
+  });
+});

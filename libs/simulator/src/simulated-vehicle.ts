@@ -1,4 +1,5 @@
 import { haversineMetres, LatLng } from '@fleet/geo';
+import { CommandStatus, DeviceCommand } from './device-commands';
 import { Random } from './random';
 import { RoadNetwork, RoadSegment, STREET_LIMIT_KMH } from './road-network';
 
@@ -38,16 +39,21 @@ export interface SimulatedReport {
   /** Combustion vehicles with the ignition on (an OBD reading), °C. */
   coolantTempC?: number;
   doorLocked: boolean;
+  /** False while the engine is immobilised by an `ignition` command. */
   engineEnabled: boolean;
   driver?: string;
   dtcCodes?: string[];
+  /** The command this report acknowledges (`cmdid`), with its outcome (`cmdstatus`). */
+  commandId?: string;
+  commandStatus?: CommandStatus;
 }
 
 /**
  * What a vehicle is doing. Parked and delivering have the ignition off; starting (engine warming up) and
- * waiting (a traffic light, a jam, a gate) have it on with the vehicle standing still.
+ * waiting (a traffic light, a jam, a gate) have it on with the vehicle standing still; immobilised is
+ * standing where an `ignition` command (on: false) stopped it, the engine cut, until one releases it.
  */
-export type VehiclePhase = 'parked' | 'delivering' | 'starting' | 'driving' | 'waiting';
+export type VehiclePhase = 'parked' | 'delivering' | 'starting' | 'driving' | 'waiting' | 'immobilised';
 
 /**
  * What a vehicle is, dealt by its place in the fleet (see fleetTraits) so that any small fleet has one
@@ -122,6 +128,10 @@ const COOLANT_RUNNING_C = 90;
 const AMBIENT_C = 15;
 const MAX_NORMAL_RPM = 3_900;
 const STEP_S = 1;
+/** Seconds from an immobiliser's release until the vehicle drives on (the engine starts). */
+const RESTART_S = 5;
+/** Command ids remembered for de-duplication: far more than a tracker is handed within a command's life. */
+const REMEMBERED_COMMANDS = 100;
 
 const isArterial = (segment: RoadSegment | undefined) =>
   segment !== undefined && segment.limitKmh > STREET_LIMIT_KMH;
@@ -172,6 +182,13 @@ export class SimulatedVehicle {
   private highRpm = { leftS: 0, rpm: 0 };
   private overheat = { leftS: 0, targetC: 0 };
 
+  /** The vehicle's own door state: commands set it; parking locks, and the driver's return unlocks. */
+  private doorsLocked = false;
+  /** The engine is cut (an `ignition` command with on: false) until released. */
+  private immobilised = false;
+  /** Outcomes of the commands carried out, by id: a command handed out again is answered, not redone. */
+  private readonly outcomes = new Map<string, CommandStatus>();
+
   private readonly leadFoot: number;
   private readonly weakBattery: boolean;
   private readonly faultCode?: string;
@@ -221,10 +238,64 @@ export class SimulatedVehicle {
       this.phase = 'parked';
       this.phaseLeftS = random.between(30, 600);
     }
+    this.doorsLocked = this.phase === 'parked';
   }
 
   get currentPhase(): VehiclePhase {
     return this.phase;
+  }
+
+  /**
+   * Carries out a command handed to the tracker, once per id: the same command handed out again (its
+   * acknowledgement was lost) gets the same outcome without being carried out twice. `locate` needs
+   * nothing: the report that acknowledges it is the fresh position.
+   */
+  receive(command: DeviceCommand): CommandStatus {
+    const known = this.outcomes.get(command.id);
+    if (known !== undefined) return known;
+    const status = this.carryOut(command);
+    if (this.outcomes.size >= REMEMBERED_COMMANDS) this.outcomes.delete(this.outcomes.keys().next().value!);
+    this.outcomes.set(command.id, status);
+    return status;
+  }
+
+  private carryOut(command: DeviceCommand): CommandStatus {
+    switch (command.type) {
+      case 'doorLock':
+        this.doorsLocked = command.lock;
+        return 'ok';
+      case 'ignition':
+        if (command.on) this.release();
+        else this.immobilise();
+        return 'ok';
+      case 'locate':
+        return 'ok';
+      case 'unsupported':
+        return 'failed';
+    }
+  }
+
+  /** Driving, the vehicle rolls to a stop (drive()); standing with the engine running, it stops at once. */
+  private immobilise(): void {
+    this.immobilised = true;
+    if (this.phase === 'starting' || this.phase === 'waiting') this.stopEngine();
+  }
+
+  private stopEngine(): void {
+    this.endManoeuvre();
+    this.holdForBoost = false;
+    this.speedMs = 0;
+    this.phase = 'immobilised';
+  }
+
+  /** Stopped by the immobiliser, the vehicle starts its engine and drives on along its route. */
+  private release(): void {
+    this.immobilised = false;
+    if (this.phase !== 'immobilised') return;
+    this.cranking = !this.traits.electric;
+    // Not standStill(): a long idle that fell due meanwhile waits for a stop of the vehicle's own.
+    this.phase = 'starting';
+    this.phaseLeftS = RESTART_S;
   }
 
   /** Moves the simulation forward to `time` (Unix ms, not before the last report) and reports there. */
@@ -243,7 +314,7 @@ export class SimulatedVehicle {
   }
 
   private get ignition(): boolean {
-    return this.phase !== 'parked' && this.phase !== 'delivering';
+    return this.phase !== 'parked' && this.phase !== 'delivering' && this.phase !== 'immobilised';
   }
 
   private canHave(kind: IncidentKind): boolean {
@@ -273,6 +344,7 @@ export class SimulatedVehicle {
       this.happened('harshAcceleration');
     } else if (
       this.phase === 'driving' &&
+      !this.immobilised &&
       this.isDue('harshBraking') &&
       this.boostLeftS <= 0 &&
       // A speeding episode runs its course first: then the stop is from its speed.
@@ -285,6 +357,8 @@ export class SimulatedVehicle {
   }
 
   private step(seconds: number): void {
+    // Immobilised while rolling to a stop line: the engine is cut once standing.
+    if (this.immobilised && (this.phase === 'starting' || this.phase === 'waiting')) this.stopEngine();
     this.startIncidents();
     switch (this.phase) {
       case 'parked':
@@ -294,6 +368,9 @@ export class SimulatedVehicle {
         this.speedMs = 0;
         this.phaseLeftS -= seconds;
         if (this.phaseLeftS <= 0 && !this.holdForBoost) this.endStandstill();
+        break;
+      case 'immobilised':
+        this.speedMs = 0;
         break;
       case 'driving':
         this.drive(seconds);
@@ -347,7 +424,11 @@ export class SimulatedVehicle {
   }
 
   private endStandstill(): void {
+    // An immobilised engine does not start: the stop lasts until the immobiliser is released.
+    if (this.immobilised) return;
     if (this.phase === 'parked' || this.phase === 'delivering') {
+      // The driver is back: doors unlocked.
+      this.doorsLocked = false;
       // The route is chosen when the engine starts, so that a harsh start can be planned for its first road.
       this.planRoute();
       this.cranking = !this.traits.electric;
@@ -430,7 +511,10 @@ export class SimulatedVehicle {
     const next = this.route[this.segmentIndex + 1];
     const endSpeed = this.stopAtSegmentEnd ? 0 : next && next.course !== segment.course ? TURN_SPEED : cruise;
     const leftM = segment.lengthM - this.alongM;
-    if (this.emergencyStop) {
+    if (this.immobilised) {
+      // The engine is cut: the vehicle rolls to a stop at normal braking, where it is.
+      this.speedMs = Math.max(0, this.speedMs - BRAKING * seconds);
+    } else if (this.emergencyStop) {
       this.speedMs = Math.max(0, this.speedMs - EMERGENCY_BRAKING * seconds);
     } else if (this.boostLeftS > 0) {
       this.speedMs = Math.min(TOP_SPEED, this.speedMs + HARSH_ACCELERATION * seconds);
@@ -457,6 +541,10 @@ export class SimulatedVehicle {
       this.fuelL -= (travelM / 100_000) * (isArterial(segment) ? 8 : 11);
     }
     this.countSpeeding(seconds);
+    if (this.immobilised && this.speedMs === 0) {
+      this.stopEngine();
+      return;
+    }
     if (this.emergencyStop && this.speedMs === 0) {
       // Standing in the lane for a moment after the stop, engine running.
       this.standStill('waiting', this.random.between(8, 25));
@@ -521,13 +609,15 @@ export class SimulatedVehicle {
       this.phase = 'parked';
       this.phaseLeftS = this.random.between(600, 2400);
     }
+    // Parked, the driver locks up; delivering, the doors stay open.
+    this.doorsLocked = this.phase === 'parked';
     // Low on fuel (or charge): the next route goes to the depot, where the tank is filled.
     this.headForDepot = this.traits.electric ? this.batteryLevel < 20 : this.fuelL < TANK_L * 0.2;
   }
 
   /** Electric vehicles charge at every stop with the ignition off (depot and customers' chargers). */
   private get evCharging(): boolean {
-    return this.traits.electric && !this.ignition && this.batteryLevel < 99.5;
+    return this.traits.electric && !this.ignition && this.phase !== 'immobilised' && this.batteryLevel < 99.5;
   }
 
   private updateEnergy(seconds: number): void {
@@ -613,8 +703,8 @@ export class SimulatedVehicle {
       rpm: !electric && ignition ? Math.round(this.rpm()) : undefined,
       coolantTempC:
         !electric && ignition ? round(this.coolantC + this.noise.between(-0.4, 0.4), 1) : undefined,
-      doorLocked: this.phase === 'parked',
-      engineEnabled: true,
+      doorLocked: this.doorsLocked,
+      engineEnabled: !this.immobilised,
       driver: ignition ? this.driver : undefined,
       dtcCodes: ignition && this.faultCode ? [this.faultCode] : undefined,
     };
