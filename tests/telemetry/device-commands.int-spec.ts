@@ -329,6 +329,45 @@ describe('device commands on the OsmAnd port (real PostgreSQL)', () => {
     expect(rows).toEqual([{ command_id: newer.commandId }]);
   });
 
+  it('keeps an older command already handed out beside a newer one: both answered, oldest first', async () => {
+    const vehicle = await newVehicle();
+    const now = Date.now();
+    const lock = command(vehicle, { type: 'doorLock', lock: true, requestedAt: new Date(now).toISOString() });
+    const unlock = command(vehicle, {
+      type: 'doorLock',
+      lock: false,
+      requestedAt: new Date(now + 1_000).toISOString(),
+    });
+    await request(lock);
+    expect(commandsOf(await report(vehicle))).toEqual([{ id: lock.commandId, type: 'doorLock', lock: true }]);
+    await request(unlock);
+    // The lock was handed out a moment ago: only the unlock is due now.
+    expect(commandsOf(await report(vehicle))).toEqual([
+      { id: unlock.commandId, type: 'doorLock', lock: false },
+    ]);
+    // Unanswered, both come again, the older first; the device's answer to the lock still counts.
+    await age(lock.commandId, RESEND_SECONDS + 1);
+    await age(unlock.commandId, RESEND_SECONDS + 1);
+    // Due again once the process's view of due vehicles is next read from the table (every 250 ms).
+    const again = await waitFor(
+      async () => {
+        const answer = await report(vehicle);
+        return answer.body !== '' && answer;
+      },
+      { timeoutMs: 5_000, description: 'both commands due again' },
+    );
+    expect(commandsOf(again)).toEqual([
+      { id: lock.commandId, type: 'doorLock', lock: true },
+      { id: unlock.commandId, type: 'doorLock', lock: false },
+    ]);
+    nothingPending(await report(vehicle, { cmdid: lock.commandId, cmdstatus: 'ok' }));
+    expect((await resultsOf(lock.commandId)).map((result) => result.status)).toEqual([
+      'sent',
+      'sent',
+      'acknowledged',
+    ]);
+  });
+
   it('stores a redelivered command once, and not again once acknowledged', async () => {
     const vehicle = await newVehicle();
     const locate = command(vehicle, { type: 'locate' });

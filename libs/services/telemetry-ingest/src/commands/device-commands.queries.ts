@@ -7,7 +7,8 @@
  * Stores one requested command ($1 id, $2 vehicle, $3 type, $4 lock, $5 on, $6 requested at, $7
  * expires at) unless it expired, was stored before (a redelivery), or a later command of its type
  * for its vehicle is stored (a redelivery of an older one); stored, it replaces the earlier ones of
- * its type. Ties of `requested_at` go by id, so that of two commands exactly one wins.
+ * its type that were never handed out (command-gateway marks those `superseded`). One already handed
+ * out stays until acknowledged or expired: the device may have carried it out, and its answer counts. Ties of `requested_at` go by id, so that of two commands exactly one wins.
  */
 export const STORE_COMMAND = `
   WITH fresh AS (
@@ -25,6 +26,7 @@ export const STORE_COMMAND = `
     DELETE FROM ingest.device_commands earlier USING fresh
     WHERE earlier.vehicle_id = $2::integer AND earlier.type = $3::text
       AND (earlier.requested_at, earlier.command_id) < ($6::timestamptz, $1::uuid)
+      AND earlier.handed_at IS NULL
     RETURNING earlier.command_id
   )
   SELECT (SELECT count(*) FROM fresh)::integer AS stored`;
