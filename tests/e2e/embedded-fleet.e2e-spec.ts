@@ -149,8 +149,8 @@ describe('the embedded fleet app', () => {
     lng: number;
   }
 
-  /** The demo fleet drives at once: every vehicle of the top company reports, and they move. */
-  async function expectDemoFleetMoving(baseUrl: string): Promise<void> {
+  /** The demo credentials file, its top company and a token of that company's key. */
+  async function demoTenant(baseUrl: string) {
     const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
     const top = credentials.companies[0];
     const issued = await fetch(`${baseUrl}/v2/api/authentication/token/api-key`, {
@@ -158,6 +158,12 @@ describe('the embedded fleet app', () => {
       body: new URLSearchParams({ apiKey: top.apiKey }),
     });
     const { access_token: token } = (await issued.json()) as { access_token: string };
+    return { credentials, top, token };
+  }
+
+  /** The demo fleet drives at once: every vehicle of the top company reports, and they move. */
+  async function expectDemoFleetMoving(baseUrl: string): Promise<void> {
+    const { credentials, top, token } = await demoTenant(baseUrl);
     const get = async <T>(path: string): Promise<T> =>
       (await (
         await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })
@@ -226,13 +232,7 @@ describe('the embedded fleet app', () => {
    * (FLEET_SIMULATOR_INTERVAL_SECONDS, 5 by default), and the command reads `acknowledged`.
    */
   async function expectDoorLockAnswered(baseUrl: string): Promise<void> {
-    const credentials = JSON.parse(await readFile(join(dataDir, 'demo-credentials.json'), 'utf8'));
-    const top = credentials.companies[0];
-    const issued = await fetch(`${baseUrl}/v2/api/authentication/token/api-key`, {
-      method: 'POST',
-      body: new URLSearchParams({ apiKey: top.apiKey }),
-    });
-    const { access_token: token } = (await issued.json()) as { access_token: string };
+    const { credentials, top, token } = await demoTenant(baseUrl);
     const headers = { authorization: `Bearer ${token}` };
     const vehicle: { id: number } = credentials.vehicles.find((candidate: { companyIds: number[] }) =>
       candidate.companyIds.includes(top.id),
