@@ -23,6 +23,8 @@
  * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded]. Prints one JSON
  * document on stdout.
  */
+// First: the contracts' class-transformer decorators read design types when they are loaded.
+import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,8 @@ import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
 import { DeviceListener } from '@fleet/telemetry-ingest-service';
 import { telemetryIngestFixtures, telemetryIngestModules } from '@fleet/telemetry-ingest-service-testing';
-import { TestContext, waitFor } from '@fleet/testing';
+import { TestContext, TestDatabase, waitFor } from '@fleet/testing';
+import { DynamicModule, Type } from '@nestjs/common';
 
 /**
  * auth, telemetry-ingest and query-api in one test context: the position routes end to end (tracker
@@ -10,15 +11,24 @@ import { TestContext, waitFor } from '@fleet/testing';
  * measure behaviour, not the limiter.
  */
 export class TelemetryContext extends TestContext {
-  static open(env: Record<string, string> = {}): Promise<TelemetryContext> {
+  /**
+   * `modules`: more modules in the same app (a test's event collector); `database`: an earlier
+   * context's, stopped (a restart).
+   */
+  static open(
+    env: Record<string, string> = {},
+    options: { modules?: (Type | DynamicModule)[]; database?: TestDatabase } = {},
+  ): Promise<TelemetryContext> {
     return TelemetryContext.start({
       modules: (reader) => [
         ...authModules(reader),
         ...telemetryIngestModules(reader),
         ...queryApiModules(reader),
+        ...(options.modules ?? []),
       ],
       fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures],
       env: { RATE_LIMIT_DEFAULT: 'second=100000', ...env },
+      database: options.database,
     });
   }
 

@@ -7,3 +7,4 @@ export * from './app-process';
 export * from './factories';
 export * from './test-context';
 export * from './webhook-receiver';
+export * from './event-collector';

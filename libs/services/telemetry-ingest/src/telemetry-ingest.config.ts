@@ -15,6 +15,11 @@ export interface TelemetryIngestConfig {
   retentionDays: number;
   /** How long an IMEI lookup is remembered (a new or removed vehicle takes effect within this time). */
   deviceCacheSeconds: number;
+  /**
+   * A device command handed out and not acknowledged is handed out again (same id) after this long
+   * (COMMAND_RESEND_SECONDS; docs/osmand.md, "Commands (extension)").
+   */
+  commandResendSeconds: number;
 }
 
 export const TELEMETRY_INGEST_CONFIG = Symbol('TELEMETRY_INGEST_CONFIG');
@@ -33,6 +38,7 @@ export function readTelemetryIngestConfig(
     maxFutureSkewSeconds: env.int('INGEST_MAX_FUTURE_SECONDS', 86_400, { min: 0 }),
     retentionDays: env.int('POSITIONS_RETENTION_DAYS', 365, { min: 1 }),
     deviceCacheSeconds: env.int('INGEST_DEVICE_CACHE_SECONDS', 5, { min: 0, max: 3600 }),
+    commandResendSeconds: env.int('COMMAND_RESEND_SECONDS', 30, { min: 1, max: 86_400 }),
   };
 }
 

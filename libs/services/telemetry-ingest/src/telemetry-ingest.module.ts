@@ -1,5 +1,7 @@
 import { DatabaseModule } from '@fleet/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { CommandRequestsConsumer } from './commands/command-requests.consumer';
+import { DeviceCommandsService } from './commands/device-commands.service';
 import { DeviceDirectory } from './device-sessions/device-directory';
 import { VehicleSnapshotsConsumer } from './device-sessions/vehicle-snapshots.consumer';
 import { DeviceListener } from './osmand/device-listener';
@@ -9,19 +11,23 @@ import { PositionSink } from './positions/position-sink';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from './telemetry-ingest.config';
 import { ingestSchema } from './telemetry-ingest.schema';
 
-/** Device ingestion: the OsmAnd port and the batch endpoint, normalized into position events keyed by vehicle. */
+/**
+ * Device ingestion: the OsmAnd port and the batch endpoint, normalized into position events keyed by
+ * vehicle; and device commands, handed out in the OsmAnd port's answers.
+ */
 @Module({})
 export class TelemetryIngestModule {
   static forRoot(config: TelemetryIngestConfig): DynamicModule {
     return {
       module: TelemetryIngestModule,
       imports: [DatabaseModule.forService(ingestSchema)],
-      controllers: [PositionBatchController, VehicleSnapshotsConsumer],
+      controllers: [PositionBatchController, VehicleSnapshotsConsumer, CommandRequestsConsumer],
       providers: [
         { provide: TELEMETRY_INGEST_CONFIG, useValue: config },
         DeviceDirectory,
         PositionSink,
         PositionIntakeService,
+        DeviceCommandsService,
         DeviceListener,
       ],
       exports: [DeviceListener],

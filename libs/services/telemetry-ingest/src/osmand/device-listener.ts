@@ -3,6 +3,8 @@ import { parse as parseQueryString } from 'node:querystring';
 import { HealthRegistry } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { commandsAnswerBody } from '../commands/device-command-answer';
+import { DeviceCommandsService } from '../commands/device-commands.service';
 import { PositionIntakeService, RejectedReport } from '../positions/position-intake.service';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { OsmAndParseError, parseOsmAndFields, parseOsmAndJson } from './osmand-report';
@@ -15,7 +17,8 @@ type Fields = Record<string, string | string[] | undefined>;
  * with a bare host:port). Answers 200 with an empty body once the broker holds the position; 400 with a
  * plain-text reason naming the field; 400 for an unknown IMEI (404 on the JSON variant); 403 from an
  * address outside INGEST_DEVICE_ALLOWED_NETWORKS; 503 only when the broker could not take the report
- * (worth a retry); nothing is stored on any error. docs/osmand.md lists the fields.
+ * or the command outcome it carries (worth a retry); nothing is stored on any error. The 200 carries
+ * the vehicle's due device commands as JSON when it has any. docs/osmand.md lists the fields.
  */
 @Injectable()
 export class DeviceListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,6 +27,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly intake: PositionIntakeService,
+    private readonly commands: DeviceCommandsService,
     private readonly health: HealthRegistry,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
   ) {}
@@ -82,8 +86,25 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
             ...(request.query as Fields),
             ...((request.body as Fields | undefined) ?? {}),
           });
-      await this.intake.accept([report]);
-      void reply.code(200).send();
+      const receivedAt = new Date();
+      const {
+        vehicleIds: [vehicleId],
+      } = await this.intake.accept([report], { receivedAt });
+      // Before the 200: a device that sees it may forget its outcome; after a 503 it reports it again.
+      if (report.acknowledgement) {
+        await this.commands.acknowledge(vehicleId, report.acknowledgement, receivedAt);
+      }
+      const handed = await this.commands.handOut(vehicleId);
+      if (handed.length === 0) {
+        void reply.code(200).send();
+      } else {
+        // As bytes: Fastify would add `; charset=utf-8` to a string, and a tracker's firmware may
+        // compare the media type exactly (JSON has no charset parameter; it is UTF-8).
+        void reply
+          .code(200)
+          .type('application/json')
+          .send(Buffer.from(commandsAnswerBody(handed)));
+      }
     } catch (error) {
       if (error instanceof OsmAndParseError) {
         void reply.code(400).type('text/plain').send(error.message);

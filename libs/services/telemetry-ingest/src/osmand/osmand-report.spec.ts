@@ -491,3 +491,66 @@ describe('parseOsmAndJson', () => {
     expect([error.field, error.message]).toEqual([field, message]);
   });
 });
+
+describe('command acknowledgements (cmdid and cmdstatus)', () => {
+  const ID = '0b7e4a52-3c1d-4f5e-9a6b-7c8d9e0f1a2b';
+  const location = (extras: Record<string, unknown>) => ({
+    device_id: IMEI,
+    location: { coords: { latitude: 52.5, longitude: 13.4 }, extras },
+  });
+
+  it('reads both fields, in any letter case, the id lower-cased', () => {
+    expect(parseOsmAndFields(fields({ cmdid: ID, cmdstatus: 'ok' })).acknowledgement).toEqual({
+      commandId: ID,
+      status: 'ok',
+    });
+    expect(
+      parseOsmAndFields(fields({ CmdId: ID.toUpperCase(), CMDSTATUS: 'Failed' })).acknowledgement,
+    ).toEqual({ commandId: ID, status: 'failed' });
+  });
+
+  it('reads them from the extras of the JSON variant', () => {
+    expect(parseOsmAndJson(location({ cmdid: ID, cmdstatus: 'failed' })).acknowledgement).toEqual({
+      commandId: ID,
+      status: 'failed',
+    });
+  });
+
+  it('has no acknowledgement at all without the fields, or with both empty', () => {
+    expect('acknowledgement' in parseOsmAndFields(fields())).toBe(false);
+    expect('acknowledgement' in parseOsmAndFields(fields({ cmdid: '', cmdstatus: ' ' }))).toBe(false);
+    expect('acknowledgement' in parseOsmAndJson(location({ cmdid: null }))).toBe(false);
+  });
+
+  it.each([
+    ['cmdid', { cmdid: 'open-sesame', cmdstatus: 'ok' }, 'cmdid: "open-sesame" is not a command id (a UUID)'],
+    ['cmdid', { cmdid: `${ID}0`, cmdstatus: 'ok' }, `cmdid: "${ID}0" is not a command id (a UUID)`],
+    ['cmdid', { cmdid: `{${ID}}`, cmdstatus: 'ok' }, `cmdid: "{${ID}}" is not a command id (a UUID)`],
+    ['cmdstatus', { cmdid: ID, cmdstatus: 'done' }, 'cmdstatus: "done" is not ok or failed'],
+    ['cmdstatus', { cmdid: ID, cmdstatus: '1' }, 'cmdstatus: "1" is not ok or failed'],
+    ['cmdstatus', { cmdid: ID }, 'cmdstatus: is required with cmdid'],
+    ['cmdid', { cmdstatus: 'ok' }, 'cmdid: is required with cmdstatus'],
+    ['cmdid', { cmdid: '', cmdstatus: 'failed' }, 'cmdid: is required with cmdstatus'],
+  ])('names %s when it is wrong (%#)', (field, override, message) => {
+    const error = parseErrorOf(() => parseOsmAndFields(fields(override)));
+    expect([error.field, error.message]).toEqual([field, message]);
+  });
+
+  it.each([
+    [
+      'location.extras.cmdid',
+      { cmdid: 42, cmdstatus: 'ok' },
+      'location.extras.cmdid: 42 is not a command id (a UUID)',
+    ],
+    [
+      'location.extras.cmdstatus',
+      { cmdid: ID, cmdstatus: true },
+      'location.extras.cmdstatus: true is not ok or failed',
+    ],
+    ['location.extras.cmdstatus', { cmdid: ID }, 'location.extras.cmdstatus: is required with cmdid'],
+    ['location.extras.cmdid', { cmdstatus: 'ok' }, 'location.extras.cmdid: is required with cmdstatus'],
+  ])('names %s of the JSON variant when it is wrong (%#)', (field, extras, message) => {
+    const error = parseErrorOf(() => parseOsmAndJson(location(extras)));
+    expect([error.field, error.message]).toEqual([field, message]);
+  });
+});

@@ -18,6 +18,15 @@ export interface DeviceReport {
   lng: number;
   /** Only the readings present in the report; an absent reading has no key at all. */
   readings: PositionReadingsV1;
+  /** The outcome of a command the device was handed (`cmdid` and `cmdstatus`), when it reports one. */
+  acknowledgement?: CommandAcknowledgement;
+}
+
+/** A device's report of what became of a command (docs/osmand.md, "Commands (extension)"). */
+export interface CommandAcknowledgement {
+  /** The command's id, lower-cased. */
+  commandId: string;
+  status: 'ok' | 'failed';
 }
 
 /** A report the platform cannot use; `field` names the offending parameter or JSON path. */
@@ -192,6 +201,29 @@ function parseLongitude(value: Scalar, field: string): number {
 /** Finds a value by its name in any letter case; undefined when absent. */
 type Lookup = (name: string) => Scalar | undefined;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const COMMAND_STATUSES = ['ok', 'failed'] as const;
+
+/**
+ * `cmdid` and `cmdstatus`, which come together or not at all. `prefix` as for readReadings.
+ */
+function readAcknowledgement(lookup: Lookup, prefix = ''): CommandAcknowledgement | undefined {
+  const id = lookup('cmdid');
+  const status = lookup('cmdstatus');
+  if (id === undefined && status === undefined) return undefined;
+  if (id === undefined)
+    throw new OsmAndParseError(`${prefix}cmdid`, `${prefix}cmdid: is required with cmdstatus`);
+  if (status === undefined) {
+    throw new OsmAndParseError(`${prefix}cmdstatus`, `${prefix}cmdstatus: is required with cmdid`);
+  }
+  if (typeof id !== 'string' || !UUID.test(id))
+    throw invalid(`${prefix}cmdid`, id, 'is not a command id (a UUID)');
+  const normalized = String(status).toLowerCase();
+  const known = COMMAND_STATUSES.find((candidate) => candidate === normalized);
+  if (known === undefined) throw invalid(`${prefix}cmdstatus`, status, 'is not ok or failed');
+  return { commandId: id.toLowerCase(), status: known };
+}
+
 /**
  * The optional readings both variants share (query/form fields, and `extras` of the JSON variant),
  * under their documented names (matched in any letter case). When several names feed one reading, the
@@ -299,7 +331,15 @@ export function parseOsmAndFields(fields: Record<string, string | string[] | und
     fixTime: timestamp === undefined ? undefined : parseTimestamp(timestamp, 'timestamp'),
     ...readCoordinates(lookup),
     readings: readReadings(lookup),
+    ...optionalAcknowledgement(readAcknowledgement(lookup)),
   };
+}
+
+/** No `acknowledgement` key at all when the report has none, like an absent reading. */
+function optionalAcknowledgement(acknowledgement: CommandAcknowledgement | undefined): {
+  acknowledgement?: CommandAcknowledgement;
+} {
+  return acknowledgement === undefined ? {} : { acknowledgement };
 }
 
 /** `lat` + `lon` when either is sent, else `location=lat,lon`. */
@@ -350,7 +390,7 @@ function requireScalar(value: unknown, field: string): Scalar {
   return scalar;
 }
 
-/** `extras` by lower-cased key; only the reading fields are read from it. */
+/** `extras` by lower-cased key; only the reading fields and `cmdid`/`cmdstatus` are read from it. */
 function indexExtras(extras: JsonObject | undefined, prefix: string): Lookup {
   const index = new Map<string, unknown>();
   for (const [name, value] of Object.entries(extras ?? {})) index.set(name.toLowerCase(), value);
@@ -371,6 +411,7 @@ export function parseOsmAndJson(body: unknown): DeviceReport {
   const coords = requireObject(location.coords, 'location.coords');
   const timestamp = jsonScalar(location.timestamp, 'location.timestamp');
   const extras = optionalObject(location.extras, 'location.extras');
+  const extrasLookup = indexExtras(extras, 'location.extras.');
   return {
     deviceId,
     fixTime: timestamp === undefined ? undefined : parseTimestamp(timestamp, 'location.timestamp'),
@@ -383,9 +424,10 @@ export function parseOsmAndJson(body: unknown): DeviceReport {
       'location.coords.longitude',
     ),
     readings: {
-      ...readReadings(indexExtras(extras, 'location.extras.'), 'location.extras.'),
+      ...readReadings(extrasLookup, 'location.extras.'),
       ...readLocationReadings(location, coords),
     },
+    ...optionalAcknowledgement(readAcknowledgement(extrasLookup, 'location.extras.')),
   };
 }
 

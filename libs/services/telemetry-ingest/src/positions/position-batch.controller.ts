@@ -19,7 +19,8 @@ import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telem
  * Integrators' batch endpoint: many positions of many devices per request, all or nothing. It takes a
  * bearer token granted `positions:write` explicitly (docs/osmand.md), and a position only for a
  * registered IMEI whose vehicle the token reaches. Exempt from the rate-limit windows: a bulk route,
- * bounded by its body size and batch length.
+ * bounded by its body size and batch length. It hands out no device commands: its caller relays many
+ * devices and has no way back to one of them (docs/osmand.md, "Commands (extension)").
  */
 @Controller('ingest/v1')
 @ApiTags('Device ingestion')
@@ -51,9 +52,10 @@ export class PositionBatchController {
   ): Promise<PositionBatchAccepted> {
     const reports = parseBatch(body);
     try {
-      return await this.intake.accept(reports, {
+      const { accepted } = await this.intake.accept(reports, {
         mayReport: (device) => this.reaches(principal, device.vehicleId, device.companyIds),
       });
+      return { accepted };
     } catch (error) {
       if (error instanceof RejectedReport) {
         throw new TelemetryIngestException(

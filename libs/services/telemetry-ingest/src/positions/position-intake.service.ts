@@ -54,12 +54,13 @@ export class PositionIntakeService {
   /**
    * All or nothing: if any report names an unknown device or is unusable, nothing is published and the
    * first problem is thrown as a RejectedReport. Resolves only once the broker holds every event, so a
-   * 2xx to the device means the positions cannot be lost.
+   * 2xx to the device means the positions cannot be lost. `vehicleIds` are the reports' vehicles, in
+   * order.
    */
   async accept(
     reports: readonly NormalizedReport[],
     { receivedAt = new Date(), mayReport }: IntakeOptions = {},
-  ): Promise<{ accepted: number }> {
+  ): Promise<{ accepted: number; vehicleIds: number[] }> {
     const devices = await this.directory.resolve(reports.map((report) => report.deviceId));
     const received = receivedAt.toISOString();
     const events: PositionReportedV1[] = reports.map((report, index) => {
@@ -83,7 +84,7 @@ export class PositionIntakeService {
       return event;
     });
     await this.sink.publish(events);
-    return { accepted: events.length };
+    return { accepted: events.length, vehicleIds: events.map((event) => event.vehicleId) };
   }
 
   /**

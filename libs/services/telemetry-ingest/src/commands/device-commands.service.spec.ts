@@ -1,0 +1,130 @@
+import { CommandRequestedV1, CommandResultV1, TopicSpec } from '@fleet/contracts';
+import { EventPublisher, OutgoingEvent } from '@fleet/platform';
+import { DataSource } from 'typeorm';
+import { TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { DeviceCommandsService } from './device-commands.service';
+
+const VEHICLE = 7;
+const COMMAND = '0b7e4a52-3c1d-4f5e-9a6b-7c8d9e0f1a2b';
+const HANDED_AT = new Date('2026-11-24T10:00:00.000Z');
+
+/**
+ * A database that answers the statements by their first words, and records whether each transaction
+ * committed (its callback resolved) or rolled back (it threw), as TypeORM's transaction() does.
+ */
+function fakeDatabase() {
+  const transactions: ('committed' | 'rolled back')[] = [];
+  const stored: unknown[][] = [];
+  const answer = async (sql: string, parameters: unknown[] = []): Promise<unknown[]> => {
+    if (sql.includes('SET handed_at')) {
+      return [
+        { command_id: COMMAND, type: 'doorLock', door_lock: true, ignition_on: null, handed_at: HANDED_AT },
+      ];
+    }
+    if (sql.includes('SET acknowledged_at')) return [{ command_id: COMMAND }];
+    if (sql.includes('INSERT INTO')) {
+      stored.push(parameters);
+      return [{ stored: 1 }];
+    }
+    return [];
+  };
+  const dataSource = {
+    query: answer,
+    transaction: async <T>(work: (manager: { query: typeof answer }) => Promise<T>): Promise<T> => {
+      try {
+        const result = await work({ query: answer });
+        transactions.push('committed');
+        return result;
+      } catch (error) {
+        transactions.push('rolled back');
+        throw error;
+      }
+    },
+  } as unknown as DataSource;
+  return { dataSource, transactions, stored };
+}
+
+/** A publisher that keeps what it was given, or fails when told to. */
+function fakePublisher() {
+  const published: CommandResultV1[] = [];
+  let failing = false;
+  const publisher: EventPublisher = {
+    publish: async <T extends object>(_topic: TopicSpec<T>, events: readonly OutgoingEvent<T>[]) => {
+      if (failing) throw new Error('broker unavailable');
+      published.push(...events.map((event) => event.payload as unknown as CommandResultV1));
+    },
+  };
+  return { publisher, published, fail: () => (failing = true) };
+}
+
+const config = { commandResendSeconds: 30 } as TelemetryIngestConfig;
+
+async function serviceWithPendingCommand() {
+  const database = fakeDatabase();
+  const broker = fakePublisher();
+  const service = new DeviceCommandsService(database.dataSource, broker.publisher, config);
+  const lock: CommandRequestedV1 = {
+    commandId: COMMAND,
+    vehicleId: VEHICLE,
+    companyId: 1,
+    type: 'doorLock',
+    lock: true,
+    requestedAt: '2026-11-24T09:59:00.000Z',
+    expiresAt: '2026-11-24T10:04:00.000Z',
+  };
+  await service.record([lock, { ...lock, commandId: 'other', type: 'odometer', odometerKm: 5 }]);
+  // query-api's command types are not ingest's.
+  expect(database.stored.map((parameters) => parameters[0])).toEqual([COMMAND]);
+  database.transactions.length = 0;
+  return { service, ...database, ...broker };
+}
+
+describe('DeviceCommandsService', () => {
+  it('hands out a due command and publishes sent at the hand-out time, in the same transaction', async () => {
+    const { service, published, transactions } = await serviceWithPendingCommand();
+    expect(await service.handOut(VEHICLE)).toEqual([{ commandId: COMMAND, type: 'doorLock', lock: true }]);
+    expect(published).toEqual([
+      { commandId: COMMAND, vehicleId: VEHICLE, status: 'sent', at: HANDED_AT.toISOString() },
+    ]);
+    expect(transactions).toEqual(['committed']);
+  });
+
+  it('asks the database nothing for a vehicle without due commands', async () => {
+    const { service, transactions } = await serviceWithPendingCommand();
+    expect(await service.handOut(VEHICLE + 1)).toEqual([]);
+    expect(transactions).toEqual([]);
+  });
+
+  it('hands nothing out, rolls back and keeps the vehicle due when sent cannot be published', async () => {
+    const { service, published, transactions, fail } = await serviceWithPendingCommand();
+    fail();
+    await expect(service.handOut(VEHICLE)).resolves.toEqual([]);
+    expect(transactions).toEqual(['rolled back']);
+    expect(published).toEqual([]);
+    // Due still: the next report tries again.
+    await service.handOut(VEHICLE);
+    expect(transactions).toEqual(['rolled back', 'rolled back']);
+  });
+
+  it('publishes acknowledged or failed, and fails (rolled back) when that cannot be published', async () => {
+    const { service, published, transactions, fail } = await serviceWithPendingCommand();
+    const at = new Date('2026-11-24T10:00:05.000Z');
+    await service.acknowledge(VEHICLE, { commandId: COMMAND, status: 'ok' }, at);
+    await service.acknowledge(VEHICLE, { commandId: COMMAND, status: 'failed' }, at);
+    expect(published).toEqual([
+      { commandId: COMMAND, vehicleId: VEHICLE, status: 'acknowledged', at: at.toISOString() },
+      {
+        commandId: COMMAND,
+        vehicleId: VEHICLE,
+        status: 'failed',
+        at: at.toISOString(),
+        reason: 'the device reported failure',
+      },
+    ]);
+    fail();
+    await expect(service.acknowledge(VEHICLE, { commandId: COMMAND, status: 'ok' }, at)).rejects.toThrow(
+      'broker unavailable',
+    );
+    expect(transactions).toEqual(['committed', 'committed', 'rolled back']);
+  });
+});

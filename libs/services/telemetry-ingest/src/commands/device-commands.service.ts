@@ -1,0 +1,166 @@
+import { CommandRequestedV1, CommandResultV1, deviceCommandTypes, Topics } from '@fleet/contracts';
+import { EventPublisher } from '@fleet/platform';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { CommandAcknowledgement } from '../osmand/osmand-report';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { HandedCommand } from './device-command-answer';
+import { DeviceCommandType } from './device-command.entity';
+import { ACKNOWLEDGE, DUE_VEHICLES, HAND_OUT, PRUNE_EXPIRED, STORE_COMMAND } from './device-commands.queries';
+import { DueCommandVehicles } from './due-command-vehicles';
+
+/** The reason a `failed` result gives when the device reported `cmdstatus=failed`. */
+export const DEVICE_FAILURE_REASON = 'the device reported failure';
+
+interface HandedRow {
+  command_id: string;
+  type: DeviceCommandType;
+  door_lock: boolean | null;
+  ignition_on: boolean | null;
+  handed_at: Date | string;
+}
+
+/**
+ * Device commands on the tracker port (issue 19): stores what `commands.requested.v1` asks of
+ * devices, hands pending commands out in the answers to their devices' reports, and takes the
+ * devices' acknowledgements; each step publishes its `commands.results.v1` result. docs/osmand.md,
+ * "Commands (extension)", is the device's side.
+ */
+@Injectable()
+export class DeviceCommandsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(DeviceCommandsService.name);
+  private readonly due: DueCommandVehicles;
+
+  constructor(
+    @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
+    private readonly publisher: EventPublisher,
+    @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+  ) {
+    this.due = new DueCommandVehicles({
+      dueVehicles: async () =>
+        (
+          (await this.dataSource.query(DUE_VEHICLES, [this.config.commandResendSeconds])) as {
+            vehicle_id: number;
+          }[]
+        ).map((row) => row.vehicle_id),
+      pruneExpired: async () => {
+        await this.dataSource.query(PRUNE_EXPIRED);
+      },
+    });
+  }
+
+  /** Knows what is due before the first report after a start is answered. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.due.refresh();
+    this.due.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.due.stop();
+  }
+
+  /**
+   * Stores the device commands among the requests, in order, in one transaction (redelivered,
+   * expired and superseded ones change nothing); the other types are query-api's.
+   */
+  async record(requests: readonly CommandRequestedV1[]): Promise<void> {
+    const stored = new Set<number>();
+    await this.dataSource.transaction(async (manager) => {
+      for (const request of requests) {
+        if (!deviceCommandTypes.includes(request.type)) continue;
+        const [row] = (await manager.query(STORE_COMMAND, [
+          request.commandId,
+          request.vehicleId,
+          request.type,
+          request.type === 'doorLock' ? (request.lock ?? null) : null,
+          request.type === 'ignition' ? (request.on ?? null) : null,
+          request.requestedAt,
+          request.expiresAt,
+        ])) as { stored: number }[];
+        if (row.stored > 0) stored.add(request.vehicleId);
+      }
+    });
+    this.due.add(stored);
+  }
+
+  /**
+   * The vehicle's commands that are due, marked handed out, with `sent` published for each. Never
+   * fails: the report is accepted already, so on any failure nothing is handed out this time (the
+   * rows stay as they were, and are due at the next report).
+   */
+  async handOut(vehicleId: number): Promise<HandedCommand[]> {
+    const mark = this.due.markOf(vehicleId);
+    if (mark === undefined) return [];
+    try {
+      const rows = await this.dataSource.transaction(async (manager) => {
+        const handed = (await manager.query(HAND_OUT, [
+          vehicleId,
+          this.config.commandResendSeconds,
+        ])) as HandedRow[];
+        // Inside the transaction: if `sent` cannot be published, the rows are rolled back.
+        if (handed.length > 0) {
+          await this.publishResults(
+            handed.map((row) => ({
+              commandId: row.command_id,
+              vehicleId,
+              status: 'sent',
+              at: new Date(row.handed_at).toISOString(),
+            })),
+          );
+        }
+        return handed;
+      });
+      this.due.settle(vehicleId, mark);
+      return rows.map((row) => ({
+        commandId: row.command_id,
+        type: row.type,
+        ...(row.type === 'doorLock' ? { lock: row.door_lock === true } : {}),
+        ...(row.type === 'ignition' ? { on: row.ignition_on === true } : {}),
+      }));
+    } catch (error) {
+      this.logger.warn({
+        msg: 'device commands not handed out; due again at the next report',
+        vehicleId,
+        err: error,
+      });
+      return [];
+    }
+  }
+
+  /**
+   * Records the device's outcome of a command and publishes `acknowledged` or `failed`, when the
+   * command is pending for this vehicle; otherwise (unknown, another vehicle's, finished, expired)
+   * does nothing, so that no device answers for another's command. Throws when the outcome could not
+   * be recorded and published (nothing is then recorded: the device's retry counts).
+   */
+  async acknowledge(vehicleId: number, acknowledgement: CommandAcknowledgement, at: Date): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [done] = (await manager.query(ACKNOWLEDGE, [acknowledgement.commandId, vehicleId])) as {
+        command_id: string;
+      }[];
+      if (done === undefined) return;
+      const result = { commandId: done.command_id, vehicleId, at: at.toISOString() };
+      // Inside the transaction: if the result cannot be published, the command stays pending.
+      await this.publishResults([
+        acknowledgement.status === 'ok'
+          ? { ...result, status: 'acknowledged' }
+          : { ...result, status: 'failed', reason: DEVICE_FAILURE_REASON },
+      ]);
+    });
+  }
+
+  private async publishResults(results: CommandResultV1[]): Promise<void> {
+    await this.publisher.publish(
+      Topics.commandResults,
+      results.map((payload) => ({ key: String(payload.vehicleId), payload })),
+    );
+  }
+}
