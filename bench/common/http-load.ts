@@ -104,7 +104,7 @@ class RawConnection {
 }
 
 /**
- * GET requests over keep-alive sockets, written and parsed by hand: each answer is read only as far
+ * Requests without a body over keep-alive sockets, written and parsed by hand: each answer is read only as far
  * as its status and length, its body never decoded. The single-report phase of bench/ingest sends
  * ~3,000 requests/s, and node:http's client took a third of a core doing it, from the two cores the
  * system under test has. Only for servers that answer with a content-length (Fastify and node:http
@@ -122,12 +122,18 @@ export class RawHttpClient {
     this.port = Number(url.port);
   }
 
-  async get(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  get(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+    return this.send('GET', path, headers);
+  }
+
+  /** A request without a body; a PUT or POST says so with `content-length: 0`. */
+  async send(method: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
     // A server closes idle keep-alive connections (Node's after 5 s): never reuse one it closed.
     let connection = this.idle.pop();
     while (connection?.socket.destroyed) connection = this.idle.pop();
     connection ??= await this.open();
-    let text = `GET ${path} HTTP/1.1\r\nhost: ${this.host}\r\n`;
+    let text = `${method} ${path} HTTP/1.1\r\nhost: ${this.host}\r\n`;
+    if (method !== 'GET') text += 'content-length: 0\r\n';
     for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
     const answer = await connection.request(`${text}\r\n`);
     if (!connection.socket.destroyed) this.idle.push(connection);
