@@ -48,6 +48,7 @@ import {
   log,
   machineFacts,
   numberFlag,
+  setFlag,
   percentile,
   repoRoot,
   round,
@@ -66,10 +67,7 @@ const THROUGHPUT_SECONDS = numberFlag('throughput-seconds', 10);
 const THROUGHPUT_WARMUP_SECONDS = numberFlag('throughput-warmup', 10);
 /** Each side's measured seconds are split into this many slices, the two sides taking turns. */
 const ROUNDS = numberFlag('rounds', 4);
-const PHASES = (() => {
-  const at = process.argv.indexOf('--phases');
-  return new Set((at > 0 ? process.argv[at + 1] : 'latency,throughput').split(','));
-})();
+const PHASES = setFlag('phases', ['latency', 'throughput']);
 const TARGET = { handedP99Ms: 1_500, throughputRatio: 0.6, p99Ms: 50 };
 
 const LATENCY_COMPANY = 1;

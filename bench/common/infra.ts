@@ -226,6 +226,12 @@ export function numberFlag(name: string, fallback: number): number {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
+/** A comma-separated `--name a,b` flag of the bench command line, as a set. */
+export function setFlag(name: string, fallback: readonly string[]): Set<string> {
+  const at = process.argv.indexOf(`--${name}`);
+  return new Set(at > 0 ? process.argv[at + 1].split(',') : fallback);
+}
+
 /**
  * How fast this machine is right now. The same code measures up to 2x apart over a day on the
  * project machine (docs/performance.md), so every bench prints this beside its figures: JSON

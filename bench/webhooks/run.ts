@@ -49,6 +49,7 @@ import {
   log,
   machineFacts,
   numberFlag,
+  setFlag,
   percentile,
   round,
   ServiceProcess,
@@ -65,10 +66,7 @@ const THROUGHPUT_RECEIVERS = numberFlag('throughput-receivers', 1);
 const MIX_RECEIVERS = numberFlag('mix-receivers', 20);
 const MIX_RATE = numberFlag('mix-rate', 25);
 const MIX_SECONDS = numberFlag('mix-seconds', 20);
-const PHASES = (() => {
-  const at = process.argv.indexOf('--phases');
-  return new Set((at > 0 ? process.argv[at + 1] : 'latency,throughput,mix').split(','));
-})();
+const PHASES = setFlag('phases', ['latency', 'throughput', 'mix']);
 const TARGET = { p99AlertToDeliveryMs: 250, deliveriesPerSecond: 1_000 };
 
 const BATCH = 100;
