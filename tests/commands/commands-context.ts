@@ -1,10 +1,10 @@
 import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { commandGatewayFixtures, commandGatewayModules } from '@fleet/command-gateway-service-testing';
 import { CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
-import { ConsumeEvents, EventBatch, EventPublisher } from '@fleet/platform';
+import { ConsumeEvents, EnvReader, EventBatch, EventPublisher } from '@fleet/platform';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
-import { TestContext, waitFor } from '@fleet/testing';
-import { Controller, Module } from '@nestjs/common';
+import { TestContext, TestFixtures, waitFor } from '@fleet/testing';
+import { Controller, DynamicModule, Module, Type } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 
 /** Reads `commands.requested.v1` as telemetry-ingest and query-api do, in a group of its own. */
@@ -27,15 +27,23 @@ class RecorderModule {}
  * snapshot topic). The test reads the published commands and plays the services that report results.
  */
 export class CommandsContext extends TestContext {
-  static open(env: Record<string, string> = {}): Promise<CommandsContext> {
+  /** `also`: further services of the test, with their fixtures (e.g. a snapshot consumer). */
+  static open(
+    env: Record<string, string> = {},
+    also: { modules: (reader: EnvReader) => (Type | DynamicModule)[]; fixtures: TestFixtures[] } = {
+      modules: () => [],
+      fixtures: [],
+    },
+  ): Promise<CommandsContext> {
     return CommandsContext.start({
       modules: (reader) => [
         ...authModules(reader),
         ...queryApiModules(reader),
         ...commandGatewayModules(reader),
+        ...also.modules(reader),
         RecorderModule,
       ],
-      fixtures: [authFixtures, queryApiFixtures, commandGatewayFixtures],
+      fixtures: [authFixtures, queryApiFixtures, commandGatewayFixtures, ...also.fixtures],
       env: { RATE_LIMIT_DEFAULT: 'second=100000', ...env },
     });
   }
