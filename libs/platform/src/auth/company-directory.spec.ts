@@ -18,6 +18,9 @@ describe('CompanyDirectory', () => {
     expect(directory.subtreeOf(2).sort()).toEqual([2, 4]);
     expect(directory.subtreeOf(5)).toEqual([5]);
     expect(directory.subtreeOf(99)).toEqual([]);
+    // A token's company is its own to reach, known or not yet.
+    expect(directory.reachableFrom(2).sort()).toEqual([2, 4]);
+    expect(directory.reachableFrom(99)).toEqual([99]);
   });
 
   it('follows a company moved to another parent, and ignores an older snapshot of it', () => {

@@ -95,6 +95,15 @@ export class CompanyDirectory {
     return found;
   }
 
+  /**
+   * The companies a token of `companyId` reaches: its own, even before this process's projection has
+   * it (a token is proof enough of its company), and every company below it that the projection knows.
+   */
+  reachableFrom(companyId: number): number[] {
+    const known = this.subtreeOf(companyId);
+    return known.length > 0 ? known : [companyId];
+  }
+
   private parentOf(company: CompanySnapshotV1): CompanySnapshotV1 | undefined {
     return company.parentId === null ? undefined : this.companies.get(company.parentId);
   }

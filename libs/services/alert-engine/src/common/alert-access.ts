@@ -40,10 +40,10 @@ export class AlertAccess {
 
   /** The records a token reaches through record routes (by record id). */
   scopeOf(principal: Principal): RecordScope {
-    const known = this.companies.subtreeOf(principal.companyId);
-    // A token's own company may not have reached this process's projection yet; it is still its own.
-    const companyIds = known.includes(principal.companyId) ? known : [principal.companyId, ...known];
-    return { companyIds, allow: principal.vehicles ?? null };
+    return {
+      companyIds: this.companies.reachableFrom(principal.companyId),
+      allow: principal.vehicles ?? null,
+    };
   }
 
   /** The records of one company the token reaches (already checked with `reachableCompany`). */

@@ -153,7 +153,7 @@ export class CommandsService {
       CommandGatewayExceptionCode.CommandNotFound,
       `Command ${commandId} was not found.`,
     );
-    if (!row || !this.companiesOf(principal).includes(row.company_id)) throw notFound;
+    if (!row || !this.companies.reachableFrom(principal.companyId).includes(row.company_id)) throw notFound;
     try {
       await this.vehicles.reachable(principal, row.vehicle_id);
     } catch (error) {
@@ -178,7 +178,7 @@ export class CommandsService {
            SELECT true AS in_page, ${COLUMNS} FROM commands.commands
             WHERE vehicle_id = $1 AND company_id = ANY($2::int[])
             ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) page ON true`,
-      [vehicleId, this.companiesOf(principal), slice.limit, slice.offset],
+      [vehicleId, this.companies.reachableFrom(principal.companyId), slice.limit, slice.offset],
     );
     const page = pagedRows(rows);
     return { rows: page.rows.map(viewOf), total: page.total };
@@ -269,12 +269,6 @@ export class CommandsService {
       [held.command_id],
     );
     return viewOf(row);
-  }
-
-  /** Companies whose commands the token sees: its own and those below it. */
-  private companiesOf(principal: Principal): number[] {
-    const known = this.companies.subtreeOf(principal.companyId);
-    return known.includes(principal.companyId) ? known : [principal.companyId, ...known];
   }
 }
 

@@ -51,17 +51,14 @@ export class CommandVehicles {
   async reachable(principal: Principal, vehicleId: number): Promise<number> {
     const companyIds = await this.companiesOfVehicle(vehicleId);
     const allowed = principal.vehicles === undefined || principal.vehicles.includes(vehicleId);
-    if (!companyIds || !allowed || !companyIds.some((id) => this.reaches(principal, id))) {
+    const reachable = this.companies.reachableFrom(principal.companyId);
+    if (!companyIds || !allowed || !companyIds.some((id) => reachable.includes(id))) {
       throw new CommandGatewayException(
         CommandGatewayExceptionCode.VehicleNotFound,
         `Vehicle ${vehicleId} was not found.`,
       );
     }
     return vehicleId;
-  }
-
-  private reaches(principal: Principal, companyId: number): boolean {
-    return companyId === principal.companyId || this.companies.isWithin(principal.companyId, companyId);
   }
 
   /**

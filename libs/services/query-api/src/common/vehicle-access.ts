@@ -60,9 +60,7 @@ export class VehicleAccess {
 
   /** Companies whose vehicles the token may see through vehicle routes. */
   companiesOf(principal: Principal): number[] {
-    const known = this.companies.subtreeOf(principal.companyId);
-    // A token's own company may not have reached this process's projection yet; it is still its own.
-    return known.includes(principal.companyId) ? known : [principal.companyId, ...known];
+    return this.companies.reachableFrom(principal.companyId);
   }
 
   /** The allowlist as a SQL parameter: null means no restriction. */
