@@ -7,6 +7,8 @@ import { AnchoredNearestIndex1764200000000 } from './migrations/1764200000000-an
 import { ReportedMappings1764300000000 } from './migrations/1764300000000-reported-mappings';
 import { VehicleTags1764500000000 } from './migrations/1764500000000-vehicle-tags';
 import { VehicleCommands1764600000000 } from './migrations/1764600000000-vehicle-commands';
+import { Insights1764900000000 } from './migrations/1764900000000-insights';
+import { DrivingEventRow, VehicleActivity, VehicleEngineCode } from './insights/insight.entities';
 import { AppliedCommand } from './commands/applied-command.entity';
 import { LastPosition, Position } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
@@ -17,11 +19,21 @@ export { QUERY_SCHEMA };
 
 /**
  * Tables owned by query-api: the vehicle registry, position history, the commands applied to the
- * registry, and the outbox of vehicle snapshots and command results.
+ * registry, the insights' pre-aggregates (driving activity per quarter hour, driving events, engine codes), and the outbox of vehicle snapshots and command results.
  */
 export const querySchema: ServiceSchema = {
   schema: QUERY_SCHEMA,
-  entities: [Position, LastPosition, Trip, Vehicle, VehicleCompany, AppliedCommand],
+  entities: [
+    Position,
+    LastPosition,
+    Trip,
+    Vehicle,
+    VehicleCompany,
+    AppliedCommand,
+    VehicleActivity,
+    DrivingEventRow,
+    VehicleEngineCode,
+  ],
   migrations: [
     CreatePositions1763800000000,
     CreateVehicleRegistry1763900000000,
@@ -31,6 +43,7 @@ export const querySchema: ServiceSchema = {
     ReportedMappings1764300000000,
     VehicleTags1764500000000,
     VehicleCommands1764600000000,
+    Insights1764900000000,
   ],
   outbox: true,
 };

@@ -80,4 +80,8 @@ export class LastPosition extends PositionColumns {
   /** The motion state after this position (start of movement, driving time, fatigue, current trip). */
   @Column({ type: 'jsonb' })
   motion!: Record<string, unknown>;
+
+  /** What the insights judge the next fix against (insights/insight-state.ts). */
+  @Column({ name: 'insight_state', type: 'jsonb', default: () => "'{}'" })
+  insightState!: Record<string, unknown>;
 }
