@@ -4,7 +4,7 @@ import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 
 /**
- * The three groups of query-api's read routes, each a path prefix with its documentation tag, the
+ * The groups of query-api's read routes, each a path prefix with its documentation tag, the
  * errors every route of it can give and the action it requires. A feature's controllers declare
  * which group they serve; the OpenAPI document then groups and documents them alike.
  */
@@ -37,4 +37,27 @@ export const LegacyPositionRoutes = () =>
     ApiAuthenticated({ legacy: true }),
     ApiLegacyErrors(404, 422),
     RequiresAction(Actions.readVehicles),
+  );
+
+/**
+ * V2 insight routes (`/v2/api/...`: safety score, battery health, engine codes): figures computed from
+ * the fleet's telemetry (docs/insights.md), readable with `insights:read`.
+ */
+export const InsightRoutes = () =>
+  applyDecorators(
+    Controller('v2/api'),
+    ApiTags('Insights'),
+    ApiAuthenticated(),
+    ApiErrors(404, 422),
+    RequiresAction(Actions.readInsights),
+  );
+
+/** V1 insight routes (`/api/...`): query parameters, PascalCase bodies, the V1 error body. */
+export const LegacyInsightRoutes = () =>
+  applyDecorators(
+    Controller('api'),
+    ApiTags('V1 insights'),
+    ApiAuthenticated({ legacy: true }),
+    ApiLegacyErrors(404, 422),
+    RequiresAction(Actions.readInsights),
   );
