@@ -15,8 +15,14 @@ export const STANDARD_GRAVITY_MS2 = 9.80665;
 export const HARSH_EVENT_MAX_GAP_MS = 5_000;
 
 /**
- * What the harsh-event measures need of a fix. `course` is not used by the longitudinal measure; it is
- * here for the lateral one (cornering: speed times the rate of turn), so callers keep one sample type.
+ * Below this mean speed a course change is not a corner: a GPS heading is noise at walking pace, and a
+ * vehicle turning on the spot (manoeuvring in a yard) pulls no lateral g worth scoring.
+ */
+export const CORNERING_MIN_SPEED_KMH = 10;
+
+/**
+ * What the harsh-event measures need of a fix: the longitudinal measure uses the speeds, the lateral
+ * one (cornering) the speeds and the courses.
  */
 export interface KinematicSample {
   /** Fix time, epoch milliseconds. */
@@ -39,4 +45,28 @@ export function longitudinalAccelerationG(from: KinematicSample, to: KinematicSa
   if (!(gapMs > 0) || gapMs > HARSH_EVENT_MAX_GAP_MS) return undefined;
   const speedChangeMps = (to.speedKmh - from.speedKmh) / 3.6;
   return speedChangeMps / (gapMs / 1000) / STANDARD_GRAVITY_MS2;
+}
+
+/** The turn from one heading to another, degrees: the shorter way round, 0–180. */
+export function headingChangeDegrees(fromCourse: number, toCourse: number): number {
+  const change = Math.abs(toCourse - fromCourse) % 360;
+  return change > 180 ? 360 - change : change;
+}
+
+/**
+ * The lateral (cornering) acceleration between two consecutive fixes of a vehicle, in g, always
+ * positive: the mean of the two speeds times the rate of turn (a_lat = v·ω; 90° in 5 s at 45 km/h is
+ * 0.40 g). Undefined when it cannot be measured: a speed or a course is missing, the later fix is not
+ * later, they are more than {@link HARSH_EVENT_MAX_GAP_MS} apart, or the mean speed is below
+ * {@link CORNERING_MIN_SPEED_KMH}.
+ */
+export function lateralAccelerationG(from: KinematicSample, to: KinematicSample): number | undefined {
+  const gapMs = to.timeMs - from.timeMs;
+  if (from.speedKmh === undefined || to.speedKmh === undefined) return undefined;
+  if (from.course === undefined || to.course === undefined) return undefined;
+  if (!(gapMs > 0) || gapMs > HARSH_EVENT_MAX_GAP_MS) return undefined;
+  const meanSpeedKmh = (from.speedKmh + to.speedKmh) / 2;
+  if (meanSpeedKmh < CORNERING_MIN_SPEED_KMH) return undefined;
+  const turnRateRadS = (headingChangeDegrees(from.course, to.course) * Math.PI) / 180 / (gapMs / 1000);
+  return ((meanSpeedKmh / 3.6) * turnRateRadS) / STANDARD_GRAVITY_MS2;
 }

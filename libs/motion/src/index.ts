@@ -15,3 +15,25 @@ export {
 export type { CoreFix, MotionCore, TripCandidate, TripEndReason, TripExtent } from './motion-core';
 export type { KinematicSample } from './harsh-events';
 export { HARSH_EVENT_MAX_GAP_MS, longitudinalAccelerationG, STANDARD_GRAVITY_MS2 } from './harsh-events';
+export { CORNERING_MIN_SPEED_KMH, headingChangeDegrees, lateralAccelerationG } from './harsh-events';
+export type {
+  DrivingEventKind,
+  DrivingEventObservation,
+  DrivingEventSeverity,
+  DrivingEventState,
+  HarshKind,
+} from './driving-events';
+export {
+  detectDrivingEvents,
+  HARSH_KINDS,
+  HARSH_THRESHOLDS_G,
+  harshSeverity,
+  harshStrengthG,
+  IDLE_MAX_SPEED_KMH,
+  NO_DRIVING_EVENTS,
+  SEVERE_HARSH_FACTOR,
+  SEVERE_SPEEDING_MARGIN_KMH,
+  SPEEDING_LIMIT_KMH,
+  SPEEDING_REARM_MARGIN_KMH,
+  speedingSeverity,
+} from './driving-events';

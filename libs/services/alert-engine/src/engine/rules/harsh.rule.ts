@@ -1,10 +1,10 @@
-import { longitudinalAccelerationG } from '@fleet/motion';
+import { harshStrengthG, HarshKind } from '@fleet/motion';
 import { ConfigurationRule, formatNumber, latch, settingOf, Verdict } from './rule';
 
 /**
  * Harsh braking (type 12) and harsh acceleration (type 13): the speed change between the previous
- * fix and this one (`longitudinalAccelerationG` of @fleet/motion, shared with the safety score)
- * reaches `thresholdG`. Fires once per episode and re-arms at the next pair below the threshold. A
+ * fix and this one (`harshStrengthG` of @fleet/motion, the measure the safety score's driving events
+ * use, whose thresholds are these types' defaults) reaches `thresholdG`. Fires once per episode and re-arms at the next pair below the threshold. A
  * pair that cannot be measured (the vehicle's first fix, a missing speed, fixes more than 5 s apart)
  * changes nothing.
  */
@@ -13,13 +13,14 @@ function harsh(braking: boolean): ConfigurationRule {
     const before = previous?.speedKmh;
     const after = fix.readings.speedKmh;
     if (!previous || before === undefined || after === undefined) return { episode };
-    const acceleration = longitudinalAccelerationG(
+    const kind: HarshKind = braking ? 'harshBraking' : 'harshAcceleration';
+    const strength = harshStrengthG(
+      kind,
       { timeMs: previous.fixTime, speedKmh: before },
       { timeMs: fix.fixTime, speedKmh: after },
     );
-    if (acceleration === undefined) return { episode };
+    if (strength === undefined) return { episode };
     const thresholdG = settingOf(settings, 'thresholdG');
-    const strength = braking ? -acceleration : acceleration;
     const verdict: Verdict = strength >= thresholdG ? 'alarm' : 'clear';
     return latch(episode, verdict, () => ({
       description:

@@ -1,4 +1,5 @@
 import { AlertTypes } from '@fleet/contracts';
+import { IDLE_MAX_SPEED_KMH as MOTION_IDLE_MAX_SPEED_KMH, SPEEDING_REARM_MARGIN_KMH } from '@fleet/motion';
 
 /**
  * The fixed numbers of the rules, in one place: the margins that keep a vehicle hovering at a limit
@@ -18,11 +19,11 @@ export const POWER_CUT_VOLTS: number = AlertTypes.powerCut.settings[0].defaultVa
 /** Power cut and low battery re-arm once the voltage is this far above the threshold. */
 export const VOLTAGE_REARM_MARGIN_V = 0.3;
 
-/** Overspeed re-arms once the speed is at most this far below the maximum. */
-export const OVERSPEED_REARM_MARGIN_KMH = 5;
+/** Overspeed re-arms once the speed is at most this far below the maximum (the speeding episodes of @fleet/motion end alike). */
+export const OVERSPEED_REARM_MARGIN_KMH = SPEEDING_REARM_MARGIN_KMH;
 
-/** Below this speed a vehicle with the ignition on is idling. */
-export const IDLE_MAX_SPEED_KMH = 3;
+/** Below this speed a vehicle with the ignition on is idling (@fleet/motion: the insights' idle time too). */
+export const IDLE_MAX_SPEED_KMH = MOTION_IDLE_MAX_SPEED_KMH;
 
 /** Exceed RPM re-arms below this fraction of the maximum. */
 export const RPM_REARM_FRACTION = 0.95;
