@@ -6,6 +6,7 @@ import { VehicleCommands } from './commands/vehicle-commands.service';
 import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
+import { InsightProjection } from './insights/insight-projection';
 import { LastPositionQueries } from './last-positions/last-position.queries';
 import { LastPositionsService } from './last-positions/last-positions.service';
 import { LegacyLastPositionsController } from './last-positions/legacy-last-positions.controller';
@@ -62,6 +63,7 @@ export class QueryApiModule {
         PositionHistory,
         positionPartitions,
         PositionProjection,
+        InsightProjection,
         PositionViews,
         {
           // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup

@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CompletedTrip, MotionEngine, StoredMotion } from '../position-records/motion-facts';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
+import { InsightProjection, VehicleInsights } from '../insights/insight-projection';
 import { DeviceState, NO_DEVICE_STATE, toRecords } from './device-state';
 import { NEAREST_ANCHOR_SLACK_DEGREES } from './nearest-anchor';
 import { PositionHistory, readingsOf } from './position-history';
@@ -22,6 +23,7 @@ interface LastPositionUpdate {
   deviceOdometerM: number | null;
   motion: StoredMotion;
   trips: CompletedTrip[];
+  insights: VehicleInsights;
 }
 
 interface CurrentRow {
@@ -32,6 +34,7 @@ interface CurrentRow {
   door_locked: boolean | null;
   engine_enabled: boolean | null;
   device_odometer_m: number | null;
+  insight_state: Record<string, unknown>;
 }
 
 const deviceStateOf = (row: CurrentRow): DeviceState => ({
@@ -69,6 +72,7 @@ export class PositionProjection {
   constructor(
     @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
     private readonly history: PositionHistory,
+    private readonly insights: InsightProjection,
     @Inject(QUERY_API_CONFIG) config: QueryApiConfig,
   ) {
     this.motion = new MotionEngine(config.motion);
@@ -108,6 +112,11 @@ export class PositionProjection {
         updates.push(update);
       }
       await this.writeLastPositions(manager, updates);
+      await this.insights.write(
+        manager,
+        updates.map((update) => update.insights),
+        fresh,
+      );
       const firstReports = updates
         .map((update) => update.vehicleId)
         .filter((vehicleId) => !current.has(vehicleId));
@@ -129,7 +138,7 @@ export class PositionProjection {
   private async lockVehicles(manager: EntityManager, vehicleIds: number[]): Promise<Map<number, CurrentRow>> {
     const rows: CurrentRow[] = await manager.query(
       `SELECT vehicle_id, fix_time, last_seen_at, motion, readings->'doorLocked' AS door_locked,
-              readings->'engineEnabled' AS engine_enabled, device_odometer_m
+              readings->'engineEnabled' AS engine_enabled, device_odometer_m, insight_state
          FROM query.last_positions WHERE vehicle_id = ANY($1::int[]) ORDER BY vehicle_id FOR UPDATE`,
       [vehicleIds],
     );
@@ -186,6 +195,7 @@ export class PositionProjection {
       .sort((a, b) => new Date(a.fixTime).getTime() - new Date(b.fixTime).getTime());
     const trips: CompletedTrip[] = [];
     let motion: StoredMotion = current?.motion;
+    const insights = this.insights.advance(vehicleId, current?.insight_state, newer);
     for (const event of newer) {
       const before = motion;
       const next = this.motion.advance(motion, {
@@ -208,12 +218,13 @@ export class PositionProjection {
       deviceOdometerM: device.deviceOdometerM,
       motion,
       trips,
+      insights,
     };
   }
 
   /** All vehicles of the batch in two statements: new last positions, and last-seen times of the rest. */
   private async writeLastPositions(manager: EntityManager, updates: LastPositionUpdate[]): Promise<void> {
-    const rows = updates.flatMap(({ vehicleId, lastSeenAt, newest, deviceOdometerM, motion }) =>
+    const rows = updates.flatMap(({ vehicleId, lastSeenAt, newest, deviceOdometerM, motion, insights }) =>
       newest
         ? [
             {
@@ -230,6 +241,7 @@ export class PositionProjection {
               readings: readingsOf(newest),
               motion,
               device_odometer_m: deviceOdometerM,
+              insight_state: insights.state,
             },
           ]
         : [],
@@ -240,15 +252,16 @@ export class PositionProjection {
       await manager.query(
         `INSERT INTO query.last_positions
            (vehicle_id, fix_time, event_id, received_at, last_seen_at, lat, lng, speed_kmh, course, ignition, readings, motion,
-            device_odometer_m, anchor_lat, anchor_lng)
+            device_odometer_m, insight_state, anchor_lat, anchor_lng)
          SELECT row.*, row.lat, row.lng FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz,
               event_id uuid, received_at timestamptz, last_seen_at timestamptz, lat float8, lng float8, speed_kmh real,
-              course smallint, ignition bool, readings jsonb, motion jsonb, device_odometer_m float8)
+              course smallint, ignition bool, readings jsonb, motion jsonb, device_odometer_m float8, insight_state jsonb)
          ON CONFLICT (vehicle_id) DO UPDATE SET
            fix_time = EXCLUDED.fix_time, event_id = EXCLUDED.event_id, received_at = EXCLUDED.received_at,
            last_seen_at = EXCLUDED.last_seen_at, lat = EXCLUDED.lat, lng = EXCLUDED.lng,
            speed_kmh = EXCLUDED.speed_kmh, course = EXCLUDED.course, ignition = EXCLUDED.ignition,
            readings = EXCLUDED.readings, motion = EXCLUDED.motion, device_odometer_m = EXCLUDED.device_odometer_m,
+           insight_state = EXCLUDED.insight_state,
            anchor_lat = CASE WHEN point(last_positions.anchor_lng, last_positions.anchor_lat) <-> point(EXCLUDED.lng, EXCLUDED.lat) > $2
                              THEN EXCLUDED.lat ELSE last_positions.anchor_lat END,
            anchor_lng = CASE WHEN point(last_positions.anchor_lng, last_positions.anchor_lat) <-> point(EXCLUDED.lng, EXCLUDED.lat) > $2
