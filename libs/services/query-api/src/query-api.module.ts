@@ -7,6 +7,11 @@ import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
 import { InsightProjection } from './insights/insight-projection';
+import {
+  LegacySafetyScoreController,
+  SafetyScoreController,
+} from './insights/safety-score/safety-score.controller';
+import { SafetyScoreService } from './insights/safety-score/safety-score.service';
 import { LastPositionQueries } from './last-positions/last-position.queries';
 import { LastPositionsService } from './last-positions/last-positions.service';
 import { LegacyLastPositionsController } from './last-positions/legacy-last-positions.controller';
@@ -57,6 +62,8 @@ export class QueryApiModule {
         LegacyNearestController,
         LegacyVehiclesController,
         TripsController,
+        SafetyScoreController,
+        LegacySafetyScoreController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -64,6 +71,7 @@ export class QueryApiModule {
         positionPartitions,
         PositionProjection,
         InsightProjection,
+        SafetyScoreService,
         PositionViews,
         {
           // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup
