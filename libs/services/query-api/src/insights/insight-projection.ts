@@ -3,7 +3,14 @@ import { DrivingEventObservation } from '@fleet/motion';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
-import { ActivityFigures, addActivity, advanceInsights, InsightState, quarterOf } from './insight-state';
+import {
+  ActivityFigures,
+  addActivity,
+  advanceInsights,
+  InsightState,
+  quarterOf,
+  TROUBLE_CODE,
+} from './insight-state';
 
 /** One vehicle's insights from the fixes of a batch that advanced its last position. */
 export interface VehicleInsights {
@@ -15,12 +22,6 @@ export interface VehicleInsights {
   /** One observation per event (the strongest of the batch). */
   events: DrivingEventObservation[];
 }
-
-/**
- * The shape of an SAE J2012 / ISO 15031-6 trouble code: system letter, then four hex digits with the
- * second character 0–3. Anything else a tracker sends in `dtcs` is not kept (docs/insights.md).
- */
-const TROUBLE_CODE = /^[PCBU][0-3][0-9A-F]{3}$/;
 
 /** A stored state, or a fresh one for a vehicle without (or with something unreadable). */
 function storedState(stored: unknown): InsightState {

@@ -4,7 +4,6 @@ import {
   advanceInsights,
   InsightFix,
   InsightState,
-  isEngineCodeActive,
   NO_ACTIVITY,
   quarterOf,
 } from './insight-state';
@@ -115,20 +114,35 @@ describe('advanceInsights: battery samples', () => {
 });
 
 describe('engine codes', () => {
-  it('moves the engine clock with every report whose ignition is not off, or that carries codes', () => {
+  /** Running with the ignition on, a report every 5 minutes from `fromMin` to `toMin`, with `codes`. */
+  const running = (fromMin: number, toMin: number, dtcCodes?: string[]) =>
+    Array.from({ length: (toMin - fromMin) / 5 + 1 }, (_, i) =>
+      at((fromMin + i * 5) * MIN, 0, { ignition: true, dtcCodes }),
+    );
+
+  it('keeps a code active until the engine has run 20 minutes without it; parking stops that clock', () => {
     const { state } = run([
-      at(0, 0, { ignition: true }),
-      at(MIN, 0, { ignition: false }),
-      at(2 * MIN, 0, { ignition: false, dtcCodes: ['P0300'] }),
-      at(3 * MIN, 0, { ignition: false }),
+      ...running(0, 10, ['P0300', 'C1234', 'bogus']),
+      ...running(15, 30, ['P0300']), // C1234 last seen at 10 min of running
+      at(35 * MIN, 0, { ignition: false }),
+      at(300 * MIN, 0, { ignition: false }), // parked for hours: the clock stands still
     ]);
-    expect(state.engineReportAt).toBe(2 * MIN);
+    expect(state.engineClockS).toBe(30 * 60);
+    expect(state.activeCodes).toEqual({ P0300: 30 * 60, C1234: 10 * 60 });
+    // Back on the road: C1234 goes 20 minutes of running after 10, P0300 after 30.
+    const later = run([...running(400, 420)], state).state;
+    expect(later.engineClockS).toBe(50 * 60);
+    expect(later.activeCodes).toEqual({ P0300: 30 * 60 });
+    expect(run([at(425 * MIN, 0, { ignition: true })], later).state.activeCodes).toBeUndefined();
   });
 
-  it('keeps a code active for 60 minutes of the engine clock after it was last seen', () => {
-    expect(isEngineCodeActive(0, 60 * MIN)).toBe(true);
-    expect(isEngineCodeActive(0, 60 * MIN + 1)).toBe(false);
-    expect(isEngineCodeActive(5 * MIN, undefined)).toBe(true);
+  it('does not run the clock across a gap of more than five minutes', () => {
+    const { state } = run([
+      at(0, 0, { ignition: true, dtcCodes: ['P0171'] }),
+      at(60 * MIN, 0, { ignition: true }),
+    ]);
+    expect(state.engineClockS).toBeUndefined();
+    expect(state.activeCodes).toEqual({ P0171: 0 });
   });
 });
 

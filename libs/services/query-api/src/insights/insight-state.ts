@@ -25,10 +25,20 @@ export const ACTIVITY_MAX_GAP_MS = 5 * 60_000;
 /** Supply voltages outside (5, 32] V are not a battery's: 0 V is a cut tracker, more is a bad reading. */
 export const MIN_BATTERY_VOLTS = 5;
 export const MAX_BATTERY_VOLTS = 32;
-/** A code the vehicle's reports have not listed for this long (fix time) is no longer active. */
-export const ENGINE_CODE_INACTIVE_AFTER_MINUTES = 60;
+/**
+ * A code the vehicle's reports have not listed for this much engine running time is no longer active:
+ * an OBD tracker reads the codes every few minutes while the engine runs, and a parked vehicle (no
+ * reading at all) keeps its codes as they were.
+ */
+export const ENGINE_CODE_INACTIVE_AFTER_MINUTES = 20;
 /** The unit `vehicle_activity` sums by: every time zone's midnight falls on a quarter hour. */
 export const QUARTER_MS = 15 * 60_000;
+
+/**
+ * The shape of an SAE J2012 / ISO 15031-6 trouble code: system letter, then four hex digits with the
+ * second character 0–3. Anything else a tracker sends in `dtcs` is not kept (docs/insights.md).
+ */
+export const TROUBLE_CODE = /^[PCBU][0-3][0-9A-F]{3}$/;
 
 /** One fix as the insights read it. */
 export interface InsightFix {
@@ -55,8 +65,13 @@ export interface InsightState {
   /** The engine start whose cranking window is open: its fix time and the voltage before it. */
   start?: { timeMs: number; beforeV?: number };
   events?: DrivingEventState;
-  /** Fix time of the latest report with the ignition not off, or carrying codes (engine codes' clock). */
-  engineReportAt?: number;
+  /**
+   * Engine running seconds so far (pairs of fixes with the ignition on at both ends, at most
+   * ACTIVITY_MAX_GAP_MS apart): the clock engine codes go inactive by.
+   */
+  engineClockS?: number;
+  /** The vehicle's active engine codes and the engine clock when each was last reported; V1's `DTC`. */
+  activeCodes?: Record<string, number>;
 }
 
 /** What one fix adds to its quarter hour of `vehicle_activity`. */
@@ -194,7 +209,12 @@ export function advanceInsights(
     }
   }
 
-  if (ignition !== false || fix.dtcCodes?.length) next.engineReportAt = fix.timeMs;
+  const running = state.previous && wasOn === true && ignition === true;
+  const runningMs = running ? fix.timeMs - state.previous!.timeMs : 0;
+  if (runningMs > 0 && runningMs <= ACTIVITY_MAX_GAP_MS)
+    next.engineClockS = (state.engineClockS ?? 0) + runningMs / 1000;
+  next.activeCodes = activeCodesAfter(state.activeCodes, fix, next.engineClockS ?? 0);
+  if (!Object.keys(next.activeCodes).length) delete next.activeCodes;
   if (fix.ignition !== undefined) next.ignition = fix.ignition;
   next.previous = { timeMs: fix.timeMs, lat: fix.lat, lng: fix.lng };
   if (fix.speedKmh !== undefined) next.previous.speedKmh = fix.speedKmh;
@@ -202,7 +222,16 @@ export function advanceInsights(
   return { state: next, figures, events: detected.events };
 }
 
-/** Whether a code last seen at `lastSeenMs` is still active, given the vehicle's engine clock. */
-export function isEngineCodeActive(lastSeenMs: number, engineReportAtMs: number | undefined): boolean {
-  return lastSeenMs >= (engineReportAtMs ?? lastSeenMs) - ENGINE_CODE_INACTIVE_AFTER_MINUTES * 60_000;
+/** The codes still active after `fix`: its own, and those seen within the window of the engine clock. */
+function activeCodesAfter(
+  before: Record<string, number> | undefined,
+  fix: InsightFix,
+  engineClockS: number,
+): Record<string, number> {
+  const codes: Record<string, number> = { ...before };
+  for (const code of fix.dtcCodes ?? []) if (TROUBLE_CODE.test(code)) codes[code] = engineClockS;
+  for (const [code, seenAtS] of Object.entries(codes)) {
+    if (engineClockS - seenAtS > ENGINE_CODE_INACTIVE_AFTER_MINUTES * 60) delete codes[code];
+  }
+  return codes;
 }

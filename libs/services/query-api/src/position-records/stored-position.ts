@@ -33,6 +33,8 @@ export interface PositionRow {
   ignition: boolean | null;
   readings: PositionReadingsV1;
   motion: Record<string, unknown> | null;
+  /** Last positions only: the vehicle's active engine codes (insight state), what V1's `DTC` lists. */
+  active_codes?: Record<string, number> | null;
   total: string;
 }
 
@@ -46,9 +48,22 @@ export const toStored = (row: PositionRow): StoredPosition => ({
   speedKmh: row.speed_kmh,
   course: row.course,
   ignition: row.ignition,
-  readings: row.readings,
+  readings: row.active_codes === undefined ? row.readings : withActiveCodes(row.readings, row.active_codes),
   motion: row.motion,
 });
+
+/**
+ * A last position's readings with the vehicle's active engine codes in place of the fix's own: a
+ * parked vehicle's latest report (ignition off, no OBD reading) still shows the codes that are active.
+ */
+function withActiveCodes(
+  readings: PositionReadingsV1,
+  active: Record<string, number> | null,
+): PositionReadingsV1 {
+  const codes = Object.keys(active ?? {}).sort();
+  const { dtcCodes: _reported, ...rest } = readings;
+  return codes.length ? { ...rest, dtcCodes: codes } : rest;
+}
 
 /** A page of position rows as stored positions. */
 export const counted = (rows: PagedRow<PositionRow>[]): Counted<StoredPosition> => {
@@ -58,4 +73,4 @@ export const counted = (rows: PagedRow<PositionRow>[]): Counted<StoredPosition> 
 
 /** The columns of a last position joined with its vehicle (aliases `v` and `lp`). */
 export const LAST_POSITION_COLUMNS = `v.id AS vehicle_id, v.name, v.imei, v.vin, lp.fix_time, lp.received_at, lp.last_seen_at,
-  lp.lat, lp.lng, lp.speed_kmh, lp.course, lp.ignition, lp.readings, lp.motion`;
+  lp.lat, lp.lng, lp.speed_kmh, lp.course, lp.ignition, lp.readings, lp.motion, lp.insight_state->'activeCodes' AS active_codes`;
