@@ -256,6 +256,85 @@ describe('the embedded fleet app', () => {
     process.stdout.write(`door lock answered by the demo fleet in ${Date.now() - sentAt} ms\n`);
   }
 
+  /**
+   * Every insight route answers figures computed from the demo's telemetry (issue 20): the history fill
+   * drove, braked and cornered harshly, the nightly rests before it give resting voltages and a
+   * weakening battery's prediction, and one vehicle carries engine codes.
+   */
+  async function expectInsights(baseUrl: string): Promise<void> {
+    const { credentials, top, token } = await demoTenant(baseUrl);
+    const headers = { authorization: `Bearer ${token}` };
+    const call = async <T>(method: string, path: string): Promise<T> => {
+      const response = await fetch(`${baseUrl}${path}`, { method, headers });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      return (await response.json()) as T;
+    };
+    const mapped: { id: number }[] = credentials.vehicles.filter((vehicle: { companyIds: number[] }) =>
+      vehicle.companyIds.includes(top.id),
+    );
+
+    interface Score {
+      score: number | null;
+      distanceKm: number;
+      harshBrakingCount: number;
+      harshAccelerationCount: number;
+      harshCorneringCount: number;
+      speedingCount: number;
+    }
+    const scores: Score[] = [];
+    for (const vehicle of mapped)
+      scores.push(await call<Score>('GET', `/v2/api/safety-score/${vehicle.id}?intervalType=4`));
+    expect(scores.filter((score) => score.score !== null && score.distanceKm > 0).length).toBeGreaterThan(0);
+    const events = (pick: (score: Score) => number) => scores.reduce((sum, score) => sum + pick(score), 0);
+    expect(events((score) => score.harshBrakingCount)).toBeGreaterThan(0);
+    expect(events((score) => score.harshAccelerationCount)).toBeGreaterThan(0);
+    expect(events((score) => score.speedingCount)).toBeGreaterThan(0);
+    const legacyScore = await call<{ Status: string; Score: number | null }>(
+      'POST',
+      `/api/GetSafetyScore?vehicleId=${mapped[0].id}&intervalType=4`,
+    );
+    expect(legacyScore.Status).toBe('OK');
+
+    interface Battery {
+      vehicleId: number;
+      status: string;
+      restingVoltage: number | null;
+      predictedDaysToCritical: number | null;
+      stateOfCharge: number | null;
+    }
+    const battery = await call<{ items: Battery[]; totalResults: number }>(
+      'GET',
+      '/v2/api/battery-health?pageNumber=1&pageSize=500',
+    );
+    expect(battery.totalResults).toBe(mapped.length);
+    expect(
+      battery.items.filter((item) => item.status !== 'Unknown' && item.restingVoltage !== null).length,
+    ).toBeGreaterThan(0);
+    expect(battery.items.some((item) => item.predictedDaysToCritical !== null)).toBe(true);
+    expect(battery.items.some((item) => item.stateOfCharge !== null)).toBe(true);
+    const legacyBattery = await call<unknown[]>(
+      'POST',
+      `/api/GetCompanyVehiclesBatteryHealth?compId=${top.id}`,
+    );
+    expect(legacyBattery).toHaveLength(mapped.length);
+
+    interface Codes {
+      items: { code: string; description: string; isActive: boolean }[];
+      totalResults: number;
+    }
+    let withCodes: { id: number; codes: Codes } | undefined;
+    for (const vehicle of mapped) {
+      const codes = await call<Codes>('GET', `/v2/api/vehicles/${vehicle.id}/engine-codes`);
+      if (codes.totalResults > 0) withCodes = { id: vehicle.id, codes };
+    }
+    expect(withCodes).toBeDefined();
+    expect(withCodes!.codes.items.every((item) => item.description.length > 0)).toBe(true);
+    const legacyCodes = await call<{ Code: string }[]>('GET', `/api/devices/${withCodes!.id}/dtc-codes`);
+    expect(legacyCodes.map((item) => item.Code).sort()).toEqual(
+      withCodes!.codes.items.map((item) => item.code).sort(),
+    );
+  }
+
   it('starts on a new data directory, stops cleanly, restarts on the same data, and survives SIGKILL', async () => {
     const first = await start();
     expect(first.logs()).toContain('initialising a new PostgreSQL data directory');
@@ -277,6 +356,7 @@ describe('the embedded fleet app', () => {
     await expectDemoTenant(first.baseUrl, first.deviceUrl);
     await expectDemoFleetMoving(first.baseUrl);
     await expectDoorLockAnswered(first.baseUrl);
+    await expectInsights(first.baseUrl);
 
     // Ctrl-C: the services close, then PostgreSQL stops; nothing is left running.
     expect(await first.kill('SIGINT')).toBe(0);
