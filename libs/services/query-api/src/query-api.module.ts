@@ -7,6 +7,7 @@ import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
 import { InsightProjection } from './insights/insight-projection';
+import { InsightRetention } from './insights/insight-retention';
 import {
   LegacySafetyScoreController,
   SafetyScoreController,
@@ -71,6 +72,7 @@ export class QueryApiModule {
         positionPartitions,
         PositionProjection,
         InsightProjection,
+        InsightRetention,
         SafetyScoreService,
         PositionViews,
         {
