@@ -3,7 +3,12 @@ import { CommandStatus, DeviceCommand } from './device-commands';
 import { Random } from './random';
 import { restHistory } from './rest-history';
 import { RoadNetwork, RoadSegment, STREET_LIMIT_KMH } from './road-network';
-import { ALTERNATOR_VOLTS, RESTING_NOISE_VOLTS, VehicleBattery } from './vehicle-battery';
+import {
+  ALTERNATOR_VOLTS,
+  HEALTHY_RESTING_VOLTS,
+  RESTING_NOISE_VOLTS,
+  VehicleBattery,
+} from './vehicle-battery';
 
 /** One report of a simulated tracker, in the platform's units (converted to OsmAnd's on the wire). */
 export interface SimulatedReport {
@@ -205,11 +210,13 @@ const turnBetween = (from: number, to: number) => {
  * One vehicle of the simulated fleet: a small state machine over a road network, integrated in
  * one-second steps. Speed changes within acceleration and braking limits (the incidents' harsh
  * manoeuvres aside), so consecutive reports never jump further than the vehicle could drive; the
- * odometer is the sum of the distances actually driven.
+ * odometer is the sum of the distances actually driven. Its heading turns gradually, so that only a
+ * harsh-cornering incident reads as a corner taken hard.
  *
  * Traits drawn once per vehicle make a fleet varied: how far above the limit a driver goes on
- * arterials, a weak vehicle battery whose voltage sinks while parked, and an engine fault code some
- * vehicles carry. Incidents (IncidentKind) add what alert rules look for.
+ * arterials, its battery's resting voltage, and an engine fault code some vehicles carry; those dealt
+ * by place (VehicleTraits) add one of each kind to any small fleet. Incidents (IncidentKind) add what
+ * alert rules and the insights' driving events look for.
  */
 export class SimulatedVehicle {
   private phase: VehiclePhase;
@@ -296,8 +303,12 @@ export class SimulatedVehicle {
     this.startTime = startTime;
     this.noise = random.fork(0x6e6f6973);
     this.incidents = random.fork(0x696e6364);
-    this.battery = new VehicleBattery(random.fork(0x62617474), traits.weakeningBattery, startTime);
     this.leadFoot = random.chance(0.4) ? random.between(0.1, 0.32) : random.between(-0.1, 0.05);
+    this.battery = new VehicleBattery(
+      random.between(...HEALTHY_RESTING_VOLTS),
+      traits.weakeningBattery,
+      startTime,
+    );
     this.faultCode = random.chance(0.1) ? random.pick(['P0300', 'P0171', 'P0420', 'C1234']) : undefined;
     this.driver = `DRV-${String(driverNumber).padStart(4, '0')}`;
     this.odometerM = Math.round(random.between(5_000_000, 150_000_000));

@@ -38,15 +38,15 @@ export class VehicleBattery {
   private readonly restingAtStart: number;
 
   /**
-   * `random` draws the vehicle's resting voltage (a generator of the battery's own, so that the
-   * battery never changes how the vehicle drives); `since` is the simulation's start.
+   * `soundRestingVolts` is the resting voltage of a sound battery (drawn from HEALTHY_RESTING_VOLTS per
+   * vehicle); a weakening one rests at WEAKENING_RESTING_VOLTS at `since`, the simulation's start.
    */
   constructor(
-    random: Random,
+    soundRestingVolts: number,
     readonly weakening: boolean,
     private readonly since: number,
   ) {
-    this.restingAtStart = weakening ? WEAKENING_RESTING_VOLTS : random.between(...HEALTHY_RESTING_VOLTS);
+    this.restingAtStart = weakening ? WEAKENING_RESTING_VOLTS : soundRestingVolts;
   }
 
   /** The settled resting voltage at `time` (Unix ms, before the start too): declining, if weakening. */
