@@ -6,6 +6,11 @@ import { VehicleCommands } from './commands/vehicle-commands.service';
 import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
+import {
+  BatteryHealthController,
+  LegacyBatteryHealthController,
+} from './insights/battery/battery-health.controller';
+import { BatteryHealthService } from './insights/battery/battery-health.service';
 import { InsightProjection } from './insights/insight-projection';
 import { InsightRetention } from './insights/insight-retention';
 import {
@@ -65,6 +70,8 @@ export class QueryApiModule {
         TripsController,
         SafetyScoreController,
         LegacySafetyScoreController,
+        BatteryHealthController,
+        LegacyBatteryHealthController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -74,6 +81,7 @@ export class QueryApiModule {
         InsightProjection,
         InsightRetention,
         SafetyScoreService,
+        BatteryHealthService,
         PositionViews,
         {
           // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup

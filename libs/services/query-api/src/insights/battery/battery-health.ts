@@ -115,7 +115,8 @@ export interface BatteryHealth {
   daysUsed: number;
 }
 
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** `value` to `digits` decimals; never -0 (a flat trend is 0). */
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits || 0;
 
 /**
  * Voltages are judged to 0.01 V, as trackers report them: the table keeps them in single precision,
