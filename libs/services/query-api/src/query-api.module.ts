@@ -6,6 +6,11 @@ import { VehicleCommands } from './commands/vehicle-commands.service';
 import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
+import {
+  EngineCodesController,
+  LegacyEngineCodesController,
+} from './insights/engine-codes/engine-codes.controller';
+import { EngineCodesService } from './insights/engine-codes/engine-codes.service';
 import { InsightProjection } from './insights/insight-projection';
 import {
   LegacySafetyScoreController,
@@ -64,6 +69,8 @@ export class QueryApiModule {
         TripsController,
         SafetyScoreController,
         LegacySafetyScoreController,
+        EngineCodesController,
+        LegacyEngineCodesController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -72,6 +79,7 @@ export class QueryApiModule {
         PositionProjection,
         InsightProjection,
         SafetyScoreService,
+        EngineCodesService,
         PositionViews,
         {
           // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup
