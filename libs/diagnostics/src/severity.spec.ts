@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { catalogueDescription } from './catalogue';
 import { SEVERITY_RULES, severityOf, TroubleCodeSeverity } from './severity';
 import { decodeTroubleCode } from './trouble-code';
+
+const catalogueCodes = () =>
+  Object.keys(JSON.parse(readFileSync(join(__dirname, '..', 'data', 'dtc-catalogue.json'), 'utf8')));
 
 const severity = (code: string): TroubleCodeSeverity =>
   severityOf({ decoded: decodeTroubleCode(code)!, description: catalogueDescription(code) }).severity;
@@ -65,6 +70,12 @@ describe('trouble code severity', () => {
   it('applies the restraint group to an uncatalogued B00 code', () => {
     const decoded = decodeTroubleCode('B0001')!;
     expect(severityOf({ decoded }).severity).toBe('High');
+  });
+
+  it('spreads the catalogue as docs/engine-codes.md says', () => {
+    const counts: Record<string, number> = {};
+    for (const code of catalogueCodes()) counts[severity(code)] = (counts[severity(code)] ?? 0) + 1;
+    expect(counts).toEqual({ Critical: 11, High: 793, Medium: 8444, Low: 285 });
   });
 
   it('ends with a rule that takes every code, so each gets a level', () => {
