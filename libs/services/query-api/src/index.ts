@@ -11,3 +11,4 @@ export {
 export { normalizeTags, MAX_TAGS_PER_VEHICLE, MAX_TAG_LENGTH } from './vehicles/vehicle-tags';
 export { createRegistryAdmin } from './admin/registry-admin';
 export { NEAREST_ANCHOR_SLACK_DEGREES } from './positions/nearest-anchor';
+export { InsightRetention } from './insights/insight-retention';

@@ -12,6 +12,7 @@ import {
 } from './insights/engine-codes/engine-codes.controller';
 import { EngineCodesService } from './insights/engine-codes/engine-codes.service';
 import { InsightProjection } from './insights/insight-projection';
+import { InsightRetention } from './insights/insight-retention';
 import {
   LegacySafetyScoreController,
   SafetyScoreController,
@@ -78,6 +79,7 @@ export class QueryApiModule {
         positionPartitions,
         PositionProjection,
         InsightProjection,
+        InsightRetention,
         SafetyScoreService,
         EngineCodesService,
         PositionViews,
