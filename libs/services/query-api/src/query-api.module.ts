@@ -11,6 +11,11 @@ import {
   LegacyBatteryHealthController,
 } from './insights/battery/battery-health.controller';
 import { BatteryHealthService } from './insights/battery/battery-health.service';
+import {
+  EngineCodesController,
+  LegacyEngineCodesController,
+} from './insights/engine-codes/engine-codes.controller';
+import { EngineCodesService } from './insights/engine-codes/engine-codes.service';
 import { InsightProjection } from './insights/insight-projection';
 import { InsightRetention } from './insights/insight-retention';
 import {
@@ -72,6 +77,8 @@ export class QueryApiModule {
         LegacySafetyScoreController,
         BatteryHealthController,
         LegacyBatteryHealthController,
+        EngineCodesController,
+        LegacyEngineCodesController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -82,6 +89,7 @@ export class QueryApiModule {
         InsightRetention,
         SafetyScoreService,
         BatteryHealthService,
+        EngineCodesService,
         PositionViews,
         {
           // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup
