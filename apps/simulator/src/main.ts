@@ -14,7 +14,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => simulator.stop());
   process.stderr.write(
     `simulating ${options.imeis.length} vehicles against ${options.url}, a report every ${options.intervalSeconds} s` +
-      `${options.fast ? ` (fast, the last ${options.durationSeconds} s)` : ''}\n`,
+      `${options.fast ? ` (fast, the last ${options.durationSeconds} s)` : ''}` +
+      `${options.restHistoryDays ? `, after ${options.restHistoryDays} nights at rest before it` : ''}\n`,
   );
   const progress = setInterval(() => {
     const { reports, accepted, rejected, failed, simulatedSeconds, acceptedPerSecond } = simulator.stats();

@@ -21,6 +21,7 @@ describe('the simulator command line', () => {
       intervalSeconds: 5,
       durationSeconds: undefined,
       fast: false,
+      restHistoryDays: 0,
       seed: 1,
       connections: 64,
     });
@@ -42,6 +43,8 @@ describe('the simulator command line', () => {
       '3600',
       '--interval',
       '10',
+      '--rest-history-days',
+      '14',
     ]);
     expect(options.imeis).toHaveLength(1000);
     expect(options.imeis[0]).toBe('861000000000001');
@@ -51,6 +54,7 @@ describe('the simulator command line', () => {
       fast: true,
       durationSeconds: 3600,
       intervalSeconds: 10,
+      restHistoryDays: 14,
     });
   });
 
@@ -59,6 +63,8 @@ describe('the simulator command line', () => {
     [['--vehicles', 'many'], /--vehicles must be a number/],
     [['--vehicles', '2.5'], /whole number/],
     [['--fast'], /--fast needs --duration/],
+    [['--rest-history-days=-1'], /--rest-history-days must be a number of at least 0/],
+    [['--rest-history-days', '1.5'], /--rest-history-days must be a whole number/],
     [['--imei-prefix', '12ab'], /1 to 14 digits/],
     [['--imei-prefix', '12345678901234', '--vehicles', '20'], /room for 1 digits/],
     [['--credentials', '/nonexistent/file.json'], /no vehicles/],

@@ -12,6 +12,8 @@ npm run simulate -- [options]
   --interval S          seconds between two reports of one vehicle (default 5, at least 1)
   --duration S          stop after S simulated seconds (default: run until Ctrl-C)
   --fast                simulate the last --duration seconds up to now without waiting (history)
+  --rest-history-days N first report N past nights at rest per vehicle (ignition off every 2 h,
+                        a morning engine start), before everything else (default 0)
   --seed N              same seed, same fleet (default 1)
   --connections N       HTTP connections to the port (default 64)
 
@@ -25,6 +27,8 @@ export interface SimulatorOptions {
   intervalSeconds: number;
   durationSeconds?: number;
   fast: boolean;
+  /** Nights at rest each vehicle reports first (FleetSimulatorOptions.restHistoryDays). */
+  restHistoryDays: number;
   seed: number;
   connections: number;
 }
@@ -56,6 +60,7 @@ export function readSimulatorOptions(argv: string[]): SimulatorOptions {
       interval: { type: 'string', default: '5' },
       duration: { type: 'string' },
       fast: { type: 'boolean', default: false },
+      'rest-history-days': { type: 'string', default: '0' },
       seed: { type: 'string', default: '1' },
       connections: { type: 'string', default: '64' },
       help: { type: 'boolean', default: false },
@@ -89,12 +94,15 @@ export function readSimulatorOptions(argv: string[]): SimulatorOptions {
   }
   const durationSeconds = positiveNumber(values.duration, 'duration', 1);
   if (values.fast && durationSeconds === undefined) throw new UsageError('--fast needs --duration');
+  const restHistoryDays = positiveNumber(values['rest-history-days'], 'rest-history-days', 0)!;
+  if (!Number.isInteger(restHistoryDays)) throw new UsageError('--rest-history-days must be a whole number');
   return {
     url: values.url ?? credentials?.ingest?.osmand ?? 'http://localhost:5055',
     imeis,
     intervalSeconds: positiveNumber(values.interval, 'interval', 1)!,
     durationSeconds,
     fast: values.fast,
+    restHistoryDays,
     seed: positiveNumber(values.seed, 'seed', 0)!,
     connections: positiveNumber(values.connections, 'connections', 1)!,
   };

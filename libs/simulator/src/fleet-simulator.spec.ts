@@ -62,7 +62,15 @@ describe('FleetSimulator', () => {
     const stats = await simulator.run();
     expect(port.maxInFlight()).toBe(1);
     for (const imei of IMEIS) {
-      const times = port.received.filter((report) => report.imei === imei).map((report) => report.time);
+      const own = port.received.filter((report) => report.imei === imei);
+      // Every 10 s, and at each engine start in between (ignition on after a report with it off).
+      const times = own
+        .filter((report) => (report.time - own[0].time) % 10_000 === 0)
+        .map((report) => report.time);
+      const starts = own.filter(
+        (report, i) => !times.includes(report.time) && report.ignition && !own[i - 1].ignition,
+      );
+      expect(times.length + starts.length).toBe(own.length);
       expect(times.length).toBeGreaterThanOrEqual(60);
       expect(times[0]).toBeGreaterThanOrEqual(now - 600_000);
       expect(times[times.length - 1]).toBeLessThanOrEqual(now);
@@ -179,12 +187,73 @@ describe('FleetSimulator', () => {
     expect(clockAtSend.slice(31)).toEqual(times.slice(31));
   });
 
-  it('refuses an interval below a second and a negative history', () => {
+  it('reports an engine start at its moment between two regular reports, with the cranking dip', async () => {
+    const port = fakePort(() => 200);
+    await new FleetSimulator({
+      imeis: IMEIS,
+      intervalSeconds: 30,
+      durationSeconds: 4 * 3600,
+      historySeconds: 4 * 3600,
+      send: port.send,
+      clock: () => now,
+    }).run();
+    const starts = IMEIS.flatMap((imei) => {
+      const own = port.received.filter((report) => report.imei === imei);
+      return own
+        .slice(1)
+        .flatMap((report, i) => (report.ignition && !own[i].ignition ? [[own[i], report, own[i + 2]]] : []));
+    });
+    expect(starts.length).toBeGreaterThan(5);
+    // Each between two regular reports 30 s apart (the off one before, the next regular one after), or on one.
+    const between = starts.filter(([before, start]) => start.time - before.time < 30_000);
+    const onOne = starts.filter(([before, start]) => start.time - before.time === 30_000);
+    expect(between.length + onOne.length).toBe(starts.length);
+    expect(between.filter(([before, , after]) => after.time - before.time !== 30_000)).toEqual([]);
+    expect(between.length).toBeGreaterThan(starts.length / 2);
+    // The second vehicle is electric: no starter motor, no dip.
+    const combustion = starts.filter(([, start]) => start.imei !== IMEIS[1] && start.powerV > 0);
+    expect(combustion.length).toBeGreaterThan(3);
+    expect(
+      combustion.filter(([before, start]) => !(start.powerV <= 11 && start.powerV < before.powerV)),
+    ).toEqual([]);
+  });
+
+  it('sends each vehicle its rest pre-history first, all of it before its regular reports', async () => {
+    const port = fakePort(() => 200);
+    const stats = await new FleetSimulator({
+      imeis: IMEIS,
+      intervalSeconds: 10,
+      durationSeconds: 600,
+      historySeconds: 600,
+      restHistoryDays: 3,
+      send: port.send,
+      clock: () => now,
+    }).run();
+    for (const imei of IMEIS) {
+      const own = port.received.filter((report) => report.imei === imei);
+      const history = own.filter((report) => report.time < now - 600_000);
+      // Three days of four night reports and a start, the alternator and off again, sent first.
+      expect(own.slice(0, 21)).toEqual(history);
+      expect(history.map((report) => report.ignition)).toEqual(
+        Array(3).fill([false, false, false, false, true, true, false]).flat(),
+      );
+      expect(history[0].time).toBeGreaterThan(now - 600_000 - 4 * 86_400_000);
+    }
+    expect(stats.reports).toBe(port.received.length);
+    expect(stats.simulatedSeconds).toBe(600);
+  });
+
+  it('refuses an interval below a second, a negative history and a rest pre-history of part of a day', () => {
     const send = fakePort(() => 200).send;
     expect(() => new FleetSimulator({ imeis: IMEIS, intervalSeconds: 0.5, send })).toThrow(/at least 1/);
     expect(() => new FleetSimulator({ imeis: IMEIS, intervalSeconds: 5, historySeconds: -1, send })).toThrow(
       /negative/,
     );
+    for (const restHistoryDays of [-1, 1.5]) {
+      expect(() => new FleetSimulator({ imeis: IMEIS, intervalSeconds: 5, restHistoryDays, send })).toThrow(
+        /restHistoryDays must be a whole number/,
+      );
+    }
   });
 
   describe('device commands', () => {

@@ -21,6 +21,13 @@ export interface FleetSimulatorOptions {
    * the future). `npm run simulate -- --fast --duration S` is history S with duration S.
    */
   historySeconds?: number;
+  /**
+   * Before anything else, each vehicle reports this many past nights at rest (default 0): ignition
+   * off every two hours overnight and a morning engine start, at the place it starts from, all before
+   * the start of its regular reports (rest-history.ts). Resting voltages and cranking dips of many
+   * days for battery health, at a handful of reports a day.
+   */
+  restHistoryDays?: number;
   network?: RoadNetwork;
   send: ReportSender;
   /** Sending the same report again after a 5xx or no answer, as a tracker does. */
@@ -73,7 +80,9 @@ const MAX_ACKNOWLEDGEMENTS = 10;
  * Drives a fleet of simulated trackers. Each vehicle has at most one report in flight and sends the
  * next only after the last one was answered, like a tracker on a mobile connection; a report that gets
  * a 5xx or no answer is sent again, a 4xx is counted and dropped. Commands in an answer are carried out
- * (once per id) and each acknowledged at once in a report of its own (docs/simulator.md).
+ * (once per id) and each acknowledged at once in a report of its own (docs/simulator.md). Besides its
+ * regular reports, every interval, a vehicle reports each engine start at its moment (in real time
+ * that report goes out with the next regular one, its fix time the start's).
  */
 export class FleetSimulator {
   private readonly vehicles: SimulatedVehicle[];
@@ -104,6 +113,10 @@ export class FleetSimulator {
   constructor(private readonly options: FleetSimulatorOptions) {
     if (!(options.intervalSeconds >= 1)) throw new Error('intervalSeconds must be at least 1');
     if (!((options.historySeconds ?? 0) >= 0)) throw new Error('historySeconds must not be negative');
+    const restDays = options.restHistoryDays ?? 0;
+    if (!(Number.isInteger(restDays) && restDays >= 0)) {
+      throw new Error('restHistoryDays must be a whole number, not negative');
+    }
     this.clock = options.clock ?? Date.now;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.network = options.network ?? new RoadNetwork();
@@ -166,6 +179,7 @@ export class FleetSimulator {
     // Trackers do not report in step: each starts at its own point of the interval.
     const offset = Math.floor(this.random.between(0, this.options.intervalSeconds)) * 1000;
     const liveFrom = this.startedAt;
+    await this.sendRestHistory(vehicle);
     let time = this.simulatedFrom + offset;
     while (!this.abort.signal.aborted && time <= end) {
       if (time > liveFrom) {
@@ -173,16 +187,34 @@ export class FleetSimulator {
         const wait = time - this.clock();
         if (wait > 0 && !(await this.pause(wait))) return;
       }
-      const report = vehicle.advanceTo(time);
+      // An engine start between two regular reports is reported at its moment, then the regular one.
+      const report = vehicle.advanceToNextReport(time);
       this.observe(report);
       const answer = await this.deliver(report);
-      const last = await this.obey(vehicle, time, answer);
+      const last = await this.obey(vehicle, report.time, answer);
       if (last === undefined) return;
       this.simulatedTo = Math.max(this.simulatedTo, last);
+      if (report.time < time) {
+        time = Math.max(time, last + 1000);
+        continue;
+      }
       // Never before a report already made (an acknowledgement's): its fix time would repeat.
       const next = Math.max(time + interval, last + 1000);
       // After a slow answer in real time the next report is made at once, for the present moment.
       time = next > liveFrom ? Math.max(next, Math.floor(this.clock() / 1000) * 1000) : next;
+    }
+  }
+
+  /**
+   * The vehicle's rest pre-history, in time order and without waiting (its fix times are days old).
+   * Commands in the answers are left to the regular reports, whose answers hand them out again: a
+   * vehicle carries a command out at the time it is in, which these reports are long before.
+   */
+  private async sendRestHistory(vehicle: SimulatedVehicle): Promise<void> {
+    for (const report of vehicle.restHistory(this.options.restHistoryDays ?? 0)) {
+      if (this.abort.signal.aborted) return;
+      this.observe(report);
+      await this.deliver(report);
     }
   }
 

@@ -4,5 +4,7 @@ export * from './fleet-simulator';
 export * from './osmand-query';
 export * from './osmand-sender';
 export * from './random';
+export * from './rest-history';
 export * from './road-network';
 export * from './simulated-vehicle';
+export * from './vehicle-battery';

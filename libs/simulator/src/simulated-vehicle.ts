@@ -1,7 +1,14 @@
 import { haversineMetres, LatLng } from '@fleet/geo';
 import { CommandStatus, DeviceCommand } from './device-commands';
 import { Random } from './random';
+import { restHistory } from './rest-history';
 import { RoadNetwork, RoadSegment, STREET_LIMIT_KMH } from './road-network';
+import {
+  ALTERNATOR_VOLTS,
+  HEALTHY_RESTING_VOLTS,
+  RESTING_NOISE_VOLTS,
+  VehicleBattery,
+} from './vehicle-battery';
 
 /** One report of a simulated tracker, in the platform's units (converted to OsmAnd's on the wire). */
 export interface SimulatedReport {
@@ -57,19 +64,54 @@ export type VehiclePhase = 'parked' | 'delivering' | 'starting' | 'driving' | 'w
 
 /**
  * What a vehicle is, dealt by its place in the fleet (see fleetTraits) so that any small fleet has one
- * of each: an electric van, and a tracker with a loose power connector.
+ * of each: an electric van, a tracker with a loose power connector, a battery that weakens from day to
+ * day, and a vehicle with engine trouble codes.
  */
 export interface VehicleTraits {
   /** No fuel, engine speed or coolant; a traction battery that charges at stops. */
   electric: boolean;
   /** Now and then the tracker loses the vehicle's power for a few minutes (it reports 0 V). */
   loosePowerConnector: boolean;
+  /**
+   * The starter battery is wearing out: its resting voltage falls by WEAKENING_VOLTS_PER_DAY a day
+   * (vehicle-battery.ts) and it dips deeper when cranking.
+   */
+  weakeningBattery: boolean;
+  /** Reports ENGINE_CODES while the ignition is on, the first of them until ENGINE_CODE_CLEARED_AFTER_S. */
+  engineCodes: boolean;
 }
 
-/** The traits of the fleet's `index`-th vehicle (0-based): the 2nd, 7th, 12th... is electric; the 1st, 11th... has the loose connector. */
+export const NO_TRAITS: Readonly<VehicleTraits> = Object.freeze({
+  electric: false,
+  loosePowerConnector: false,
+  weakeningBattery: false,
+  engineCodes: false,
+});
+
+/**
+ * The traits of the fleet's `index`-th vehicle (0-based): the 2nd, 7th, 12th... is electric; the 1st,
+ * 11th... has the loose connector and the engine codes; the 3rd, 13th... the weakening battery. In the
+ * demo tenant the 1st and 3rd are vehicles of the top company, so its insight routes show both.
+ */
 export function fleetTraits(index: number): VehicleTraits {
-  return { electric: index % 5 === 1, loosePowerConnector: index % 10 === 0 };
+  return {
+    electric: index % 5 === 1,
+    loosePowerConnector: index % 10 === 0,
+    weakeningBattery: index % 10 === 2,
+    engineCodes: index % 10 === 0,
+  };
 }
+
+/**
+ * The trouble codes of the engineCodes vehicle: a misfire of cylinder 1, a lean mixture, and a
+ * manufacturer-specific code (P1xxx), reported with the ignition on (`dtcs`).
+ */
+export const ENGINE_CODES: readonly string[] = ['P0301', 'P0171', 'P1A2B'];
+/**
+ * The misfire (the first code) is repaired this long after the simulation's start and no longer
+ * reported, so the vehicle shows a code that went inactive next to active ones.
+ */
+export const ENGINE_CODE_CLEARED_AFTER_S = 30 * 60;
 
 /**
  * The things that make alerts, each one an episode a vehicle goes through now and then: the first one
@@ -85,7 +127,8 @@ export type IncidentKind =
   | 'voltageDip'
   | 'highRpm'
   | 'overheat'
-  | 'powerCut';
+  | 'powerCut'
+  | 'harshCornering';
 
 /** Seconds from the start until the first one is due, and between one and the next. */
 const INCIDENT_TIMING: Record<IncidentKind, { first: [number, number]; gap: [number, number] }> = {
@@ -97,6 +140,8 @@ const INCIDENT_TIMING: Record<IncidentKind, { first: [number, number]; gap: [num
   highRpm: { first: [60, 420], gap: [5_400, 10_800] },
   overheat: { first: [60, 360], gap: [7_200, 14_400] },
   powerCut: { first: [120, 420], gap: [7_200, 14_400] },
+  // Last: the schedule draws in this order, and an addition must not move the others' times.
+  harshCornering: { first: [60, 360], gap: [1_800, 4_800] },
 };
 
 const G = 9.81; // m/s²
@@ -114,6 +159,23 @@ const EMERGENCY_STOP_FROM = 85 / 3.6;
 /** Room a harsh acceleration needs ahead, so that normal braking still stops it at the segment's end. */
 const BOOST_ROOM_M = 300;
 const TURN_SPEED = 20 / 3.6; // m/s
+/**
+ * An ordinary turn is gradual: the heading turns by at most this many degrees per metre driven (90°
+ * over 40 m, a radius of about 25 m), at no more than TURN_SPEED, so its lateral acceleration stays
+ * near 0.12 g (v²/r); measured from two fixes of any interval, as the insights do (mean speed × change
+ * of course / time between them), it stays below 0.2 g.
+ */
+const TURN_DEGREES_PER_M = 90 / 40;
+/** A heading this close to the road's is on it (the rest is the course's rounding). */
+const ALIGNED_DEGREES = 0.5;
+/**
+ * A harsh corner: a turn taken at this speed (held through the turn) at HARSH_TURN_DEGREES_PER_S,
+ * 0.63 g of lateral acceleration; two fixes up to 5 s apart around it read at least 0.57 g.
+ */
+const HARSH_CORNER_SPEED = 64 / 3.6;
+const HARSH_TURN_DEGREES_PER_S = 20;
+/** Longest wait past a harsh corner's junction for a report to start the turn after (HARSH_EVENT_MAX_GAP_MS). */
+const HARSH_CORNER_MAX_WAIT_S = 5;
 /** No van goes faster, whatever the driver. */
 const TOP_SPEED = 114 / 3.6;
 const SPEEDING_KMH = 100;
@@ -136,15 +198,25 @@ const REMEMBERED_COMMANDS = 100;
 const isArterial = (segment: RoadSegment | undefined) =>
   segment !== undefined && segment.limitKmh > STREET_LIMIT_KMH;
 
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+/** The turn from heading `from` to `to` the shorter way, degrees in (−180, 180]. */
+const turnBetween = (from: number, to: number) => {
+  const change = (((to - from) % 360) + 360) % 360;
+  return change > 180 ? change - 360 : change;
+};
+
 /**
  * One vehicle of the simulated fleet: a small state machine over a road network, integrated in
  * one-second steps. Speed changes within acceleration and braking limits (the incidents' harsh
  * manoeuvres aside), so consecutive reports never jump further than the vehicle could drive; the
- * odometer is the sum of the distances actually driven.
+ * odometer is the sum of the distances actually driven. Its heading turns gradually, so that only a
+ * harsh-cornering incident reads as a corner taken hard.
  *
  * Traits drawn once per vehicle make a fleet varied: how far above the limit a driver goes on
- * arterials, a weak vehicle battery whose voltage sinks while parked, and an engine fault code some
- * vehicles carry. Incidents (IncidentKind) add what alert rules look for.
+ * arterials, its battery's resting voltage, and an engine fault code some vehicles carry; those dealt
+ * by place (VehicleTraits) add one of each kind to any small fleet. Incidents (IncidentKind) add what
+ * alert rules and the insights' driving events look for.
  */
 export class SimulatedVehicle {
   private phase: VehiclePhase;
@@ -155,15 +227,36 @@ export class SimulatedVehicle {
   private alongM = 0;
   private stopAtSegmentEnd = false;
   private speedMs = 0;
-  private course = 0;
+  /** Where the vehicle points, degrees: it follows the road's course gradually (TURN_DEGREES_PER_M). */
+  private heading = 0;
+  /** The approach (route index) of a junction where a due harsh corner is to be taken. */
+  private cornerAt?: number;
+  /** Seconds driven past that junction without a report. */
+  private cornerWaitS = 0;
+  /** A harsh corner under way: turning to `course` at HARSH_TURN_DEGREES_PER_S, the speed held. */
+  private harshTurn?: { course: number };
+  /**
+   * A harsh corner begun before its junction: until the vehicle gets there, its heading stays the
+   * next road's (`course`) on the approach (route index `index`).
+   */
+  private turnedEarly?: { index: number; course: number };
   private odometerM: number;
   private engineHours: number;
-  private powerV = 12.7;
+  private powerV: number;
+  /** Seconds since the engine stopped (the surface charge's age), and since it started. */
+  private offS = 0;
+  private runningS = 0;
   private batteryLevel: number;
   private fuelL: number;
   private coolantC: number;
-  private cranking = false;
+  /** The moment of the last engine start, until a report after it has shown the dip. */
+  private startedAt?: number;
+  /** Fix time of the last report, and the time between the last two: the reporting the vehicle expects. */
+  private lastReportAt?: number;
+  private reportGapS = 5;
   private time: number;
+  /** Simulated time at the start, Unix ms. */
+  private readonly startTime: number;
   private paceNoise = 1;
   private paceNoiseLeftS = 0;
   private headForDepot = false;
@@ -190,7 +283,7 @@ export class SimulatedVehicle {
   private readonly outcomes = new Map<string, CommandStatus>();
 
   private readonly leadFoot: number;
-  private readonly weakBattery: boolean;
+  private readonly battery: VehicleBattery;
   private readonly faultCode?: string;
   private readonly driver: string;
   /** Measurement noise has its own generator, so how often a vehicle reports never changes how it drives. */
@@ -204,13 +297,18 @@ export class SimulatedVehicle {
     private readonly random: Random,
     startTime: number,
     driverNumber: number,
-    private readonly traits: VehicleTraits = { electric: false, loosePowerConnector: false },
+    private readonly traits: VehicleTraits = NO_TRAITS,
   ) {
     this.time = startTime;
+    this.startTime = startTime;
     this.noise = random.fork(0x6e6f6973);
     this.incidents = random.fork(0x696e6364);
     this.leadFoot = random.chance(0.4) ? random.between(0.1, 0.32) : random.between(-0.1, 0.05);
-    this.weakBattery = random.chance(0.2);
+    this.battery = new VehicleBattery(
+      random.between(...HEALTHY_RESTING_VOLTS),
+      traits.weakeningBattery,
+      startTime,
+    );
     this.faultCode = random.chance(0.1) ? random.pick(['P0300', 'P0171', 'P0420', 'C1234']) : undefined;
     this.driver = `DRV-${String(driverNumber).padStart(4, '0')}`;
     this.odometerM = Math.round(random.between(5_000_000, 150_000_000));
@@ -231,12 +329,18 @@ export class SimulatedVehicle {
       this.planRoute();
       this.segmentIndex = random.integer(0, Math.floor((this.route.length - 1) / 2));
       this.position = this.route[this.segmentIndex].from;
+      this.heading = this.route[this.segmentIndex].course;
       this.enterSegment();
       this.phase = 'driving';
+      this.powerV = (ALTERNATOR_VOLTS[0] + ALTERNATOR_VOLTS[1]) / 2;
+      this.runningS = 600;
     } else {
       this.coolantC = random.between(20, 70);
       this.phase = 'parked';
       this.phaseLeftS = random.between(30, 600);
+      // Parked for a while already: the battery has settled.
+      this.offS = 3_600;
+      this.powerV = this.battery.parkedVolts(startTime, this.offS);
     }
     this.doorsLocked = this.phase === 'parked';
   }
@@ -283,6 +387,8 @@ export class SimulatedVehicle {
 
   private stopEngine(): void {
     this.endManoeuvre();
+    // Restarting from standing, the vehicle would not reach a harsh corner's speed: it waits for another.
+    this.cornerAt = undefined;
     this.holdForBoost = false;
     this.speedMs = 0;
     this.phase = 'immobilised';
@@ -292,7 +398,7 @@ export class SimulatedVehicle {
   private release(): void {
     this.immobilised = false;
     if (this.phase !== 'immobilised') return;
-    this.cranking = !this.traits.electric;
+    this.engineStarted();
     // Not standStill(): a long idle that fell due meanwhile waits for a stop of the vehicle's own.
     this.phase = 'starting';
     this.phaseLeftS = RESTART_S;
@@ -300,17 +406,89 @@ export class SimulatedVehicle {
 
   /** Moves the simulation forward to `time` (Unix ms, not before the last report) and reports there. */
   advanceTo(time: number): SimulatedReport {
+    return this.advance(time, false);
+  }
+
+  /**
+   * Moves the simulation forward to `time` and reports there, or reports earlier when the tracker
+   * reports of its own accord: at the moment the engine starts (trackers report an ignition change at
+   * once), a report that shows the cranking dip. Call it again with the same `time` for the report due
+   * then.
+   */
+  advanceToNextReport(time: number): SimulatedReport {
+    return this.advance(time, true);
+  }
+
+  /**
+   * The vehicle's nights at rest before the simulation's start (rest-history.ts): `days` mornings of
+   * an engine start that runs a minute, at the place and with the readings it starts with. Made from
+   * generators of its own, it changes nothing of what the vehicle does afterwards.
+   */
+  restHistory(days: number): SimulatedReport[] {
+    const random = this.noise.fork(0x72657374);
+    const electric = this.traits.electric;
+    return restHistory(
+      {
+        battery: this.battery,
+        electric,
+        reportAt: (time, { ignition, powerV, engineSecondsLater }) => ({
+          imei: this.imei,
+          time,
+          lat: round(this.position.lat, 6),
+          lng: round(this.position.lng, 6),
+          speedKmh: 0,
+          course: this.reportedCourse(),
+          altitudeM: this.altitude(),
+          accuracyM: round(random.between(3, 8), 1),
+          hdop: round(random.between(0.7, 1.6), 1),
+          satellites: random.integer(7, 12),
+          signal: random.integer(3, 5),
+          ignition,
+          motion: false,
+          odometerM: round(this.odometerM, 1),
+          engineHours: round(this.engineHours - engineSecondsLater / 3600, 2),
+          powerV: round(powerV, 2),
+          batteryLevel: round(this.batteryLevel, 1),
+          // An electric van stands unplugged overnight: its charge is what it starts with.
+          charging: electric ? false : undefined,
+          batteryRangeKm: electric ? round(this.batteryLevel * EV_RANGE_KM_PER_PERCENT, 0) : undefined,
+          fuelLevel: electric ? undefined : round((this.fuelL / TANK_L) * 100, 1),
+          rpm: !electric && ignition ? random.integer(720, 820) : undefined,
+          coolantTempC:
+            !electric && ignition ? round(random.between(AMBIENT_C - 3, AMBIENT_C + 3), 1) : undefined,
+          // Locked overnight; the driver unlocks them to start the engine, and locks them leaving it.
+          doorLocked: !ignition,
+          engineEnabled: true,
+          driver: ignition ? this.driver : undefined,
+          dtcCodes: ignition ? this.engineCodesAt(0) : undefined,
+        }),
+      },
+      days,
+      this.startTime,
+      random,
+    );
+  }
+
+  private advance(time: number, stopAtStart: boolean): SimulatedReport {
     this.afterReport();
-    while (this.time + STEP_S * 1000 <= time) {
-      this.step(STEP_S);
-      this.time += STEP_S * 1000;
-    }
-    const remainder = (time - this.time) / 1000;
-    if (remainder > 0) {
-      this.step(remainder);
-      this.time = time;
+    while (this.time < time) {
+      const seconds = Math.min(STEP_S, (time - this.time) / 1000);
+      const wasOn = this.ignition;
+      this.step(seconds);
+      this.time = seconds === STEP_S ? this.time + STEP_S * 1000 : time;
+      if (!wasOn && this.ignition) {
+        this.engineStarted();
+        if (stopAtStart && this.time < time) break;
+      }
     }
     return this.report();
+  }
+
+  /** The ignition went on now: the next report (this moment's, or a second later) shows the crank. */
+  private engineStarted(): void {
+    this.startedAt = this.time;
+    // The alternator charges as soon as the engine runs.
+    this.powerV = this.random.between(...ALTERNATOR_VOLTS);
   }
 
   private get ignition(): boolean {
@@ -335,8 +513,23 @@ export class SimulatedVehicle {
   /**
    * A harsh manoeuvre starts right after a report, so that the next report (at most 5 s later for the
    * harsh-driving rules to judge it) sees the whole change of speed, whatever the report interval.
+   * So does a harsh corner, at the report nearest to when its turn would be centred on the junction
+   * (the vehicle expects the next report as far ahead as the last one came after the one before).
    */
   private afterReport(): void {
+    if (this.cornerAt !== undefined && !this.harshTurn && this.phase === 'driving' && !this.immobilised) {
+      const approaching = this.segmentIndex === this.cornerAt;
+      const leftS = approaching
+        ? (this.route[this.segmentIndex].lengthM - this.alongM) / Math.max(this.speedMs, 0.1)
+        : 0;
+      const turnS = 90 / HARSH_TURN_DEGREES_PER_S;
+      if (leftS <= turnS / 2 + this.reportGapS / 2) {
+        const course = this.route[this.cornerAt + 1].course;
+        this.harshTurn = { course };
+        if (approaching) this.turnedEarly = { index: this.cornerAt, course };
+        this.cornerAt = undefined;
+      }
+    }
     if (this.holdForBoost) {
       this.holdForBoost = false;
       this.phase = 'driving';
@@ -347,6 +540,9 @@ export class SimulatedVehicle {
       !this.immobilised &&
       this.isDue('harshBraking') &&
       this.boostLeftS <= 0 &&
+      // A harsh corner ahead or under way is taken first.
+      this.cornerAt === undefined &&
+      !this.harshTurn &&
       // A speeding episode runs its course first: then the stop is from its speed.
       this.speedingKmh === undefined &&
       this.speedMs >= EMERGENCY_STOP_FROM
@@ -388,7 +584,8 @@ export class SimulatedVehicle {
       this.powerCutLeftS = this.incidents.between(120, 300);
       this.happened('powerCut');
     }
-    if (this.isDue('voltageDip') && this.ignition && this.powerCutLeftS <= 0) {
+    // Not in the engine's first minute: the cranking dip and the alternator coming up are the start's.
+    if (this.isDue('voltageDip') && this.ignition && this.runningS >= 60 && this.powerCutLeftS <= 0) {
       // A slipping alternator belt: the battery alone feeds the vehicle for a while.
       this.voltageDip = {
         leftS: this.incidents.between(90, 180),
@@ -431,7 +628,6 @@ export class SimulatedVehicle {
       this.doorsLocked = false;
       // The route is chosen when the engine starts, so that a harsh start can be planned for its first road.
       this.planRoute();
-      this.cranking = !this.traits.electric;
       this.standStill('starting', this.random.between(15, 90));
       return;
     }
@@ -444,7 +640,10 @@ export class SimulatedVehicle {
 
   private roomToBoost(): boolean {
     const segment = this.route[this.segmentIndex];
-    return isArterial(segment) && segment.lengthM - this.alongM >= BOOST_ROOM_M;
+    // Not while turning onto the road (after a stop the next route may start the other way).
+    const aligned =
+      segment !== undefined && Math.abs(turnBetween(this.heading, segment.course)) <= ALIGNED_DEGREES;
+    return aligned && isArterial(segment) && segment.lengthM - this.alongM >= BOOST_ROOM_M;
   }
 
   /** Speeding and harsh driving happen on arterial roads: a vehicle due for one takes a long route. */
@@ -463,6 +662,8 @@ export class SimulatedVehicle {
     this.route = this.network.route(from, to, this.random);
     this.segmentIndex = 0;
     this.alongM = 0;
+    this.cornerAt = undefined;
+    this.turnedEarly = undefined;
     this.enterSegment();
   }
 
@@ -484,9 +685,32 @@ export class SimulatedVehicle {
     ) {
       this.stopAtSegmentEnd = true;
     }
+    // A turn at the end of the block, with no red light: where a due harsh corner is taken. A block
+    // is long enough to reach its speed, even from standing and turning onto it.
+    if (
+      this.isDue('harshCornering') &&
+      this.cornerAt === undefined &&
+      !this.harshTurn &&
+      !this.stopAtSegmentEnd &&
+      !this.immobilised &&
+      next !== undefined &&
+      next.course !== segment.course &&
+      segment.lengthM - this.alongM >= BOOST_ROOM_M
+    ) {
+      this.cornerAt = this.segmentIndex;
+    }
+    if (this.turnedEarly && this.turnedEarly.index < this.segmentIndex) this.turnedEarly = undefined;
+  }
+
+  /** The heading the vehicle turns to: its road's, or the next road's when it took that corner early. */
+  private roadHeading(): number {
+    if (this.turnedEarly?.index === this.segmentIndex) return this.turnedEarly.course;
+    return this.route[this.segmentIndex]?.course ?? this.heading;
   }
 
   private cruiseSpeed(segment: RoadSegment): number {
+    // Hurrying towards the corner to be taken harshly, at its speed (no faster: it is no race).
+    if (this.cornerAt === this.segmentIndex) return HARSH_CORNER_SPEED;
     const arterial = isArterial(segment);
     const excess = arterial ? this.leadFoot : Math.min(this.leadFoot, 0.05);
     let cruise = ((segment.limitKmh * (1 + excess) * this.paceNoise) / 3.6) * (arterial ? 1 : 0.9);
@@ -509,8 +733,13 @@ export class SimulatedVehicle {
     }
     const cruise = this.cruiseSpeed(segment);
     const next = this.route[this.segmentIndex + 1];
-    const endSpeed = this.stopAtSegmentEnd ? 0 : next && next.course !== segment.course ? TURN_SPEED : cruise;
+    const turnAhead =
+      next !== undefined && next.course !== segment.course && this.turnedEarly?.index !== this.segmentIndex;
+    const turnSpeed = this.cornerAt === this.segmentIndex ? HARSH_CORNER_SPEED : TURN_SPEED;
+    const endSpeed = this.stopAtSegmentEnd ? 0 : turnAhead ? turnSpeed : cruise;
     const leftM = segment.lengthM - this.alongM;
+    // Past the junction of a harsh corner, waiting for the report to start the turn after.
+    const waitingToTurn = this.cornerAt !== undefined && this.segmentIndex > this.cornerAt;
     if (this.immobilised) {
       // The engine is cut: the vehicle rolls to a stop at normal braking, where it is.
       this.speedMs = Math.max(0, this.speedMs - BRAKING * seconds);
@@ -519,14 +748,20 @@ export class SimulatedVehicle {
     } else if (this.boostLeftS > 0) {
       this.speedMs = Math.min(TOP_SPEED, this.speedMs + HARSH_ACCELERATION * seconds);
       this.boostLeftS -= seconds;
+    } else if (this.harshTurn || waitingToTurn) {
+      // Through a harsh corner at the speed it was entered with.
     } else {
-      const desired = Math.min(cruise, this.brakingLimit(endSpeed, leftM, seconds));
+      let desired = Math.min(cruise, this.brakingLimit(endSpeed, leftM, seconds));
+      // Still turning onto the road: no faster than a turn is taken.
+      if (Math.abs(turnBetween(this.heading, this.roadHeading())) > ALIGNED_DEGREES) {
+        desired = Math.min(desired, TURN_SPEED);
+      }
       const change = Math.max(-BRAKING * seconds, Math.min(ACCELERATION * seconds, desired - this.speedMs));
       // Never stand still short of the end of a segment: creep on at walking pace.
       this.speedMs = Math.max(this.speedMs + change, Math.min(1.5, leftM / seconds));
     }
-    this.course = segment.course;
     const travelM = Math.min(this.speedMs * seconds, leftM);
+    this.turn(seconds, travelM, waitingToTurn);
     this.alongM += travelM;
     const before = this.position;
     const fraction = this.alongM / segment.lengthM;
@@ -562,6 +797,34 @@ export class SimulatedVehicle {
         }
       }
       if (this.segmentIndex < this.route.length) this.enterSegment();
+    }
+  }
+
+  /**
+   * Turns the heading towards the road's: in a harsh corner at HARSH_TURN_DEGREES_PER_S, otherwise by
+   * TURN_DEGREES_PER_M of the way driven (standing, a vehicle does not turn). Waiting past a harsh
+   * corner's junction, it holds its heading, but not longer than a measurable report interval: then
+   * it takes the corner at once.
+   */
+  private turn(seconds: number, travelM: number, waitingToTurn: boolean): void {
+    if (waitingToTurn) {
+      this.cornerWaitS += seconds;
+      if (this.cornerWaitS < HARSH_CORNER_MAX_WAIT_S) return;
+      this.harshTurn = { course: this.route[this.cornerAt! + 1].course };
+      this.cornerAt = undefined;
+    }
+    this.cornerWaitS = 0;
+    const target = this.harshTurn?.course ?? this.roadHeading();
+    const left = turnBetween(this.heading, target);
+    const most = this.harshTurn ? HARSH_TURN_DEGREES_PER_S * seconds : TURN_DEGREES_PER_M * travelM;
+    if (Math.abs(left) <= most) {
+      this.heading = target;
+      if (this.harshTurn) {
+        this.harshTurn = undefined;
+        this.happened('harshCornering');
+      }
+    } else {
+      this.heading = (this.heading + Math.sign(left) * most + 360) % 360;
     }
   }
 
@@ -625,18 +888,21 @@ export class SimulatedVehicle {
     if (this.ignition) {
       this.engineHours += hours;
       if (!this.traits.electric) this.fuelL -= 0.9 * hours;
-      const charging = this.voltageDip.leftS > 0 ? this.voltageDip.volts : this.random.between(13.6, 14.2);
+      const charging =
+        this.voltageDip.leftS > 0 ? this.voltageDip.volts : this.random.between(...ALTERNATOR_VOLTS);
       this.powerV += (charging - this.powerV) * Math.min(1, seconds / 5);
       if (!this.traits.electric) this.batteryLevel = Math.min(100, this.batteryLevel + 60 * hours);
+      this.offS = 0;
+      this.runningS += seconds;
     } else {
-      // A healthy battery rests near 12.6 V; a weak one sinks below 11.8 V within half an hour.
-      const floor = this.weakBattery ? 11.2 : 12.4;
-      const rate = this.weakBattery ? 2.5 : 0.05;
-      this.powerV = Math.max(floor, Math.min(12.7, this.powerV) - rate * hours);
+      this.runningS = 0;
+      // The surface charge fades towards the battery's resting voltage (vehicle-battery.ts).
+      this.offS += seconds;
+      this.powerV = this.battery.parkedVolts(this.time + seconds * 1000, this.offS);
       if (this.evCharging) {
         this.batteryLevel = Math.min(100, this.batteryLevel + EV_CHARGE_PERCENT_PER_HOUR * hours);
       } else if (!this.traits.electric) {
-        this.batteryLevel = Math.max(0, this.batteryLevel - (this.weakBattery ? 6 : 1.5) * hours);
+        this.batteryLevel = Math.max(0, this.batteryLevel - 1.5 * hours);
       }
     }
     this.fuelL = Math.max(0, this.fuelL);
@@ -666,12 +932,50 @@ export class SimulatedVehicle {
     return Math.min(MAX_NORMAL_RPM, 1_000 + 22 * this.speedMs * 3.6 + this.noise.between(-60, 60));
   }
 
+  /**
+   * The supply voltage a report shows: 0 while the tracker's power is cut; at the engine start (or a
+   * second after it, for a start no report fell on) the cranking dip of a combustion engine; the
+   * battery's voltage otherwise, with a tracker's measurement noise while parked.
+   */
+  private reportedVolts(): number {
+    const ignition = this.ignition;
+    const cranking =
+      ignition &&
+      !this.traits.electric &&
+      this.startedAt !== undefined &&
+      this.time - this.startedAt <= STEP_S * 1000;
+    this.startedAt = undefined;
+    if (this.powerCutLeftS > 0) return 0;
+    if (cranking) return this.battery.crankingVolts(this.noise);
+    return ignition
+      ? this.powerV
+      : this.powerV + this.noise.between(-RESTING_NOISE_VOLTS, RESTING_NOISE_VOLTS);
+  }
+
+  /** The heading in whole degrees, 0–359, as trackers report it (and the platform stores it). */
+  private reportedCourse(): number {
+    return Math.round(this.heading) % 360;
+  }
+
+  private altitude(): number {
+    return round(34 + 12 * Math.sin(this.position.lat * 900) + 8 * Math.cos(this.position.lng * 700), 1);
+  }
+
+  /** The trouble codes the engine reports `elapsedS` after the simulation's start. */
+  private engineCodesAt(elapsedS: number): string[] | undefined {
+    if (this.traits.engineCodes) {
+      return elapsedS < ENGINE_CODE_CLEARED_AFTER_S ? [...ENGINE_CODES] : ENGINE_CODES.slice(1);
+    }
+    return this.faultCode ? [this.faultCode] : undefined;
+  }
+
   private report(): SimulatedReport {
-    const round = (value: number, digits: number) => Number(value.toFixed(digits));
+    if (this.lastReportAt !== undefined && this.time > this.lastReportAt) {
+      this.reportGapS = (this.time - this.lastReportAt) / 1000;
+    }
+    this.lastReportAt = this.time;
     const inArea = this.network.areasAt(this.position).length > 0;
-    // Starting an engine pulls the vehicle battery's voltage down for a moment; a cut tracker sees none.
-    const powerV = this.powerCutLeftS > 0 ? 0 : this.cranking ? this.noise.between(11.9, 12.4) : this.powerV;
-    this.cranking = false;
+    const powerV = this.reportedVolts();
     const ignition = this.ignition;
     const electric = this.traits.electric;
     const charging = this.evCharging;
@@ -681,11 +985,8 @@ export class SimulatedVehicle {
       lat: round(this.position.lat, 6),
       lng: round(this.position.lng, 6),
       speedKmh: round(this.speedMs * 3.6, 1),
-      course: this.course,
-      altitudeM: round(
-        34 + 12 * Math.sin(this.position.lat * 900) + 8 * Math.cos(this.position.lng * 700),
-        1,
-      ),
+      course: this.reportedCourse(),
+      altitudeM: this.altitude(),
       accuracyM: round(this.noise.between(3, inArea ? 12 : 8), 1),
       hdop: round(this.noise.between(0.7, 1.6), 1),
       satellites: this.noise.integer(7, 12),
@@ -706,7 +1007,7 @@ export class SimulatedVehicle {
       doorLocked: this.doorsLocked,
       engineEnabled: !this.immobilised,
       driver: ignition ? this.driver : undefined,
-      dtcCodes: ignition && this.faultCode ? [this.faultCode] : undefined,
+      dtcCodes: ignition ? this.engineCodesAt(this.elapsedS) : undefined,
     };
   }
 }
