@@ -157,7 +157,9 @@ export class BatteryHealthService {
                 crank_min_v, starts
            FROM query.vehicle_activity
           WHERE vehicle_id = ANY($1::int[]) AND quarter >= $2 AND quarter <= $5
-            AND (rest_count > 0 OR (quarter >= $3 AND (crank_count > 0 OR starts > 0)))),
+            AND (rest_count > 0 OR (quarter >= $3 AND (crank_count > 0 OR starts > 0)))
+            -- the partial index's condition, spelled out so that the planner uses it
+            AND (rest_count > 0 OR crank_count > 0 OR starts > 0)),
        days AS (
          SELECT vehicle_id, jsonb_agg(jsonb_build_object('day', day, 'count', n, 'sumV', sum_v) ORDER BY day) AS days
            FROM (SELECT vehicle_id, to_char((quarter AT TIME ZONE $4)::date, 'YYYY-MM-DD') AS day,
