@@ -12,6 +12,7 @@
  *     (default 500,000) published on the positions topic and projected by query-api itself
  *     (bench/query/year-seeding.ts); then its safety score over the whole year and over random
  *     months (`intervalType=1`), latency at `--year-concurrency` (default 1: one user waiting).
+ *     `--year-neighbours 64` lays its activity rows out in the heap as in a fleet of 65 vehicles.
  *
  * Each route first runs `--warmup` seconds (default 10) unmeasured: both servers' JIT compilers
  * start cold, and a 2 s warm-up left query-api spending ~10% of its CPU compiling while measured.
@@ -20,7 +21,7 @@
  *
  * Usage: npm run bench:query [-- --seconds 10 --concurrency 16 --warmup 10 --rounds 4
  * --scenarios last-position,nearest,safety-score,safety-score-year --year-positions 500000
- * --year-concurrency 1]. Prints one JSON document on stdout.
+ * --year-concurrency 1 --year-neighbours 0 --keep-database]. Prints one JSON document on stdout.
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
@@ -71,6 +72,13 @@ const SCENARIOS = setFlag('scenarios', ['last-position', 'nearest', 'safety-scor
 const YEAR_POSITIONS = numberFlag('year-positions', 500_000);
 /** Requests in flight on the year vehicle: 1 measures what one user waits. */
 const YEAR_CONCURRENCY = numberFlag('year-concurrency', 1);
+/**
+ * Other vehicles whose activity rows are interleaved with the year vehicle's in the heap, as a fleet's
+ * would be (year-seeding.ts); 0 leaves the rows where the projection wrote them, contiguous.
+ */
+const YEAR_NEIGHBOURS = numberFlag('year-neighbours', 0);
+/** Leaves the run's database in place (its URL on stderr), to EXPLAIN what was measured. */
+const KEEP_DATABASE = process.argv.includes('--keep-database');
 const TARGET = {
   /** The original query routes (issue 4). */
   throughputRatio: 0.6,
@@ -229,7 +237,11 @@ async function main(): Promise<void> {
     await pool.query('VACUUM ANALYZE query.vehicle_activity, query.driving_events, query.trips');
     let year: YearVehicle | undefined;
     if (has('safety-score-year')) {
-      year = await seedYearVehicle(pool, publisher, { ...YEAR_FLEET, positions: YEAR_POSITIONS });
+      year = await seedYearVehicle(pool, publisher, {
+        ...YEAR_FLEET,
+        positions: YEAR_POSITIONS,
+        neighbours: YEAR_NEIGHBOURS,
+      });
     }
 
     const barePorts: number[] = [];
@@ -508,7 +520,7 @@ async function main(): Promise<void> {
         lastPosition: `company of ${SMALL_FLEET.vehicles} vehicles, random page of 50`,
         nearest: `company of ${LARGE_FLEET.vehicles} vehicles, num=10, random point`,
         safetyScore: `random vehicle of ${SMALL_FLEET.vehicles} with ${INSIGHT_DAYS} days of insight rows; intervalType=4 with a random finish day, or a 30-day instant range`,
-        safetyScoreYear: `one vehicle, ${YEAR_POSITIONS} positions projected by query-api; intervalType=1 over the last 365 days, or a random calendar month of its history; concurrency ${YEAR_CONCURRENCY}`,
+        safetyScoreYear: `one vehicle, ${YEAR_POSITIONS} positions projected by query-api; intervalType=1 over the last 365 days, or a random calendar month of its history; concurrency ${YEAR_CONCURRENCY}; activity rows interleaved with ${YEAR_NEIGHBOURS} other vehicles'`,
       },
       seedingSeconds,
       ...(has('last-position')
@@ -546,6 +558,11 @@ async function main(): Promise<void> {
         ...(year
           ? [
               'safety-score-year: the positions were published on the positions topic and projected by the running query-api (history, last position, trips, insights); the insight tables were then VACUUM ANALYZEd as autovacuum would have over a year; the monthly history partitions of the past year were created first, as the hourly maintenance would have',
+              ...(YEAR_NEIGHBOURS > 0
+                ? [
+                    `safety-score-year: after the projection, the vehicle's activity rows were moved to the table's end, each quarter followed by copies for ${YEAR_NEIGHBOURS} other vehicles, as a fleet's projection lays out its heap`,
+                  ]
+                : []),
             ]
           : []),
       ],
@@ -556,7 +573,8 @@ async function main(): Promise<void> {
     await producer.disconnect().catch(() => undefined);
     await pool.end();
     for (const api of queryApis) await api.stop();
-    await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
+    if (KEEP_DATABASE) log(`the run's database is kept: ${database.url}`);
+    else await database.drop().catch((error) => log(`could not drop the bench database: ${error}`));
     await deleteNamespaceTopics(kafka.brokers, namespace);
     kafka.stop();
   }

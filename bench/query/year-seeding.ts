@@ -32,7 +32,13 @@ export interface YearVehicle {
     positionsPerSecond: number;
   };
   /** What the projection wrote for the vehicle. */
-  rows: { positions: number; vehicleActivity: number; drivingEvents: number; trips: number };
+  rows: {
+    positions: number;
+    vehicleActivity: number;
+    drivingEvents: number;
+    trips: number;
+    vehicleActivityHeapPages: number;
+  };
 }
 
 /** The local midnight (Europe/Berlin, the bench tokens' zone) that starts the UTC day of `ms`, near enough. */
@@ -61,10 +67,46 @@ async function createPastPartitions(pool: Pool, fromMs: number): Promise<void> {
   }
 }
 
+/**
+ * Lays the vehicle's activity rows out in the heap as a fleet's projection would: every quarter hour
+ * of a fleet is written together, so one vehicle's year of quarters lies on as many pages as it has
+ * rows once the fleet has more vehicles than a page holds rows (about 65). The vehicle's rows, as the
+ * projection computed them, are moved to the end of the table, each followed by copies of it for
+ * `neighbours` other vehicles (ids after the bench's, in no company), in quarter order.
+ */
+async function interleaveNeighbours(pool: Pool, vehicleId: number, neighbours: number): Promise<void> {
+  log(`safety-score-year: interleaving its activity rows with ${neighbours} neighbours'`);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `CREATE TEMP TABLE year_activity ON COMMIT DROP AS
+         SELECT * FROM query.vehicle_activity WHERE vehicle_id = $1`,
+      [vehicleId],
+    );
+    // Deleted rows' space is not reused before a vacuum, so the inserts below go to the table's end.
+    await client.query('DELETE FROM query.vehicle_activity WHERE vehicle_id = $1', [vehicleId]);
+    await client.query(
+      `INSERT INTO query.vehicle_activity
+         SELECT CASE WHEN n = 0 THEN vehicle_id ELSE $1 + n END, quarter, distance_m, driving_s, speeding_s, idle_s,
+                rest_count, rest_sum_v, rest_last_v, rest_last_at, crank_count, crank_min_v, starts
+           FROM year_activity CROSS JOIN generate_series(0, $2::int) n
+          ORDER BY quarter, n`,
+      [vehicleId, neighbours],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 export async function seedYearVehicle(
   pool: Pool,
   publisher: KafkaEventPublisher,
-  vehicle: { vehicleId: number; companyId: number; positions: number },
+  vehicle: { vehicleId: number; companyId: number; positions: number; neighbours: number },
 ): Promise<YearVehicle> {
   const { vehicleId, companyId, positions } = vehicle;
   const imei = `86${String(vehicleId).padStart(13, '0')}`;
@@ -129,6 +171,7 @@ export async function seedYearVehicle(
   const count = async (sql: string) => Number((await pool.query(sql, [vehicleId])).rows[0].n);
   const stored = await count('SELECT count(*) AS n FROM query.positions WHERE vehicle_id = $1');
   if (stored !== positions) throw new Error(`history holds ${stored} of the ${positions} positions`);
+  if (vehicle.neighbours > 0) await interleaveNeighbours(pool, vehicleId, vehicle.neighbours);
   // A year-old table has been vacuumed and analysed by autovacuum many times over; here it is done at once.
   await pool.query('VACUUM ANALYZE query.vehicle_activity, query.driving_events, query.trips');
   const rows = {
@@ -136,6 +179,10 @@ export async function seedYearVehicle(
     vehicleActivity: await count('SELECT count(*) AS n FROM query.vehicle_activity WHERE vehicle_id = $1'),
     drivingEvents: await count('SELECT count(*) AS n FROM query.driving_events WHERE vehicle_id = $1'),
     trips: await count('SELECT count(*) AS n FROM query.trips WHERE vehicle_id = $1'),
+    /** Heap pages holding the vehicle's activity rows: what a year's score reads besides the index. */
+    vehicleActivityHeapPages: await count(
+      'SELECT count(DISTINCT (ctid::text::point)[0]) AS n FROM query.vehicle_activity WHERE vehicle_id = $1',
+    ),
   };
   log(`safety-score-year: projected in ${round(projectedSeconds)} s: ${JSON.stringify(rows)}`);
   return {
