@@ -9,6 +9,11 @@
  * that lets every vehicle through without a query, it is those two queries, the window's arithmetic and
  * the score's, and nothing else. The service's route adds the token, the rate limit, the vehicle's
  * access lookup (one more query) and the response DTO.
+ *
+ * Battery health runs query-api's own BatteryHealthService.ofCompany, with the vehicle SQL of its
+ * access (VisibleVehicles): the page of the company's vehicles and the page's evidence, the same two
+ * queries as the route, and the method's arithmetic per vehicle. The route adds the token, the rate
+ * limit and the response DTO.
  */
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
@@ -16,9 +21,11 @@ import { DataSource } from 'typeorm';
 import { LastPositionQueries } from '../../libs/services/query-api/src/last-positions/last-position.queries';
 import { NearestQueries } from '../../libs/services/query-api/src/nearest/nearest.queries';
 import { VehicleAccess } from '../../libs/services/query-api/src/common/vehicle-access';
+import { VisibleVehicles } from '../../libs/services/query-api/src/common/visible-vehicles';
+import { BatteryHealthService } from '../../libs/services/query-api/src/insights/battery/battery-health.service';
 import { SafetyScoreService } from '../../libs/services/query-api/src/insights/safety-score/safety-score.service';
 import { ScoreIntervalType } from '../../libs/services/query-api/src/insights/safety-score/score-window';
-import type { Principal } from '@fleet/platform';
+import type { CompanyDirectory, Principal } from '@fleet/platform';
 import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
@@ -40,6 +47,12 @@ const everyVehicle = {
   visibleVehicle: (_principal: Principal, id: number) => Promise.resolve({ id }),
 } as unknown as VehicleAccess;
 const safetyScores = new SafetyScoreService(dataSource, everyVehicle);
+// A company's vehicles come from the vehicle SQL alone (the company directory answers only reach checks).
+const companyVehicles = new VehicleAccess(
+  undefined as unknown as CompanyDirectory,
+  new VisibleVehicles(dataSource),
+);
+const batteries = new BatteryHealthService(dataSource, companyVehicles);
 /** The principal of the bench's tokens (bench/common/tenant.ts): what the score reads of it is the time zone. */
 const benchPrincipal = (companyId: number): Principal => ({
   subject: `apikey:${companyId}`,
@@ -79,7 +92,11 @@ const server = createServer((request, response) => {
                 finish: text('finish'),
               })
               .then(({ subject, result }) => ({ tripCount: subject.tripCount, ...result }))
-          : Promise.reject(new Error('no such route'));
+          : url.pathname === '/battery-health'
+            ? batteries
+                .ofCompany(benchPrincipal(company), company, slice)
+                .then((result) => ({ items: result.rows, totalResults: result.total }))
+            : Promise.reject(new Error('no such route'));
   work.then(
     (result) => {
       // With its length, as Fastify sends it (and as the bench's load client needs it).

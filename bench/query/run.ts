@@ -8,6 +8,8 @@
  *   - `safety-score` (issue 20): the safety score of a random vehicle of that company of 1,000, whose
  *     month of insight rows is written in SQL (bench/query/insight-fleet.ts), over a week window
  *     (`intervalType=4`) or a one-month instant range, half each;
+ *   - `battery-health` (issue 20): a random page of 50 of that company's battery health, from the
+ *     same month of rows;
  *   - `safety-score-year` (issue 20): one vehicle with a year of history, `--year-positions` reports
  *     (default 500,000) published on the positions topic and projected by query-api itself
  *     (bench/query/year-seeding.ts); then its safety score over the whole year and over random
@@ -20,7 +22,7 @@
  * so that the machine's changes of speed, up to 2x over a day here, fall on both sides alike.
  *
  * Usage: npm run bench:query [-- --seconds 10 --concurrency 16 --warmup 10 --rounds 4
- * --scenarios last-position,nearest,safety-score,safety-score-year --year-positions 500000
+ * --scenarios last-position,nearest,safety-score,battery-health,safety-score-year --year-positions 500000
  * --year-concurrency 1 --year-neighbours 0 --keep-database]. Prints one JSON document on stdout.
  */
 import 'reflect-metadata';
@@ -68,7 +70,8 @@ const WARMUP_SECONDS = numberFlag('warmup', 10);
 const ROUNDS = numberFlag('rounds', 4);
 /** Processes per side (query-api replicas, bare servers), requests spread round robin. */
 const REPLICAS = numberFlag('replicas', 1);
-const SCENARIOS = setFlag('scenarios', ['last-position', 'nearest', 'safety-score', 'safety-score-year']);
+const SCENARIO_NAMES = ['last-position', 'nearest', 'safety-score', 'battery-health', 'safety-score-year'];
+const SCENARIOS = setFlag('scenarios', SCENARIO_NAMES);
 const YEAR_POSITIONS = numberFlag('year-positions', 500_000);
 /** Requests in flight on the year vehicle: 1 measures what one user waits. */
 const YEAR_CONCURRENCY = numberFlag('year-concurrency', 1);
@@ -196,8 +199,7 @@ async function main(): Promise<void> {
   const has = (scenario: string) => SCENARIOS.has(scenario);
   try {
     for (const scenario of SCENARIOS) {
-      if (!['last-position', 'nearest', 'safety-score', 'safety-score-year'].includes(scenario))
-        throw new Error(`unknown scenario ${scenario}`);
+      if (!SCENARIO_NAMES.includes(scenario)) throw new Error(`unknown scenario ${scenario}`);
     }
     for (let i = 0; i < REPLICAS; i++) queryApis.push(await ServiceProcess.start('query-api', env));
     await producer.connect();
@@ -217,7 +219,8 @@ async function main(): Promise<void> {
       await work();
       seedingSeconds[name] = round((performance.now() - started) / 1000, 1);
     };
-    if (has('last-position') || has('safety-score')) {
+    const insights = has('safety-score') || has('battery-health');
+    if (has('last-position') || insights) {
       log(`seeding ${SMALL_FLEET.vehicles} vehicles with last positions`);
       await timed('smallFleet', () => seedFleet(pool, SMALL_FLEET.companyId, 1, SMALL_FLEET.vehicles));
     }
@@ -225,7 +228,7 @@ async function main(): Promise<void> {
       log(`seeding ${LARGE_FLEET.vehicles} vehicles with last positions`);
       await timed('largeFleet', () => seedFleet(pool, LARGE_FLEET.companyId, 10_001, LARGE_FLEET.vehicles));
     }
-    if (has('safety-score')) {
+    if (insights) {
       log(`seeding ${INSIGHT_DAYS} days of insight rows for each of ${SMALL_FLEET.vehicles} vehicles`);
       await timed('insightRows', () => seedInsights(pool, 1, SMALL_FLEET.vehicles, INSIGHT_DAYS));
     }
@@ -382,6 +385,15 @@ async function main(): Promise<void> {
         'safetyScoreBare',
         () => `/safety-score?company=${SMALL_FLEET.companyId}&vehicle=${fleetVehicle()}&${fleetWindow()}`,
       ),
+      batteryHealth: service(
+        'batteryHealth',
+        () => `/v2/api/battery-health?pageNumber=${lastPositionPage()}&pageSize=50`,
+        tokens.small,
+      ),
+      batteryHealthBare: bare(
+        'batteryHealthBare',
+        () => `/battery-health?company=${SMALL_FLEET.companyId}&page=${lastPositionPage()}&pageSize=50`,
+      ),
       safetyScoreYear: service(
         'safetyScoreYear',
         () => `/v2/api/safety-score/${YEAR_FLEET.vehicleId}?${yearWindow()}`,
@@ -456,6 +468,7 @@ async function main(): Promise<void> {
       ['last-position', 'lastPosition'],
       ['nearest', 'nearest'],
       ['safety-score', 'safetyScore'],
+      ['battery-health', 'batteryHealth'],
     ];
     for (const [scenario, route] of pairs) {
       if (has(scenario)) await measure([route, `${route}Bare`], CONCURRENCY);
@@ -520,6 +533,7 @@ async function main(): Promise<void> {
         lastPosition: `company of ${SMALL_FLEET.vehicles} vehicles, random page of 50`,
         nearest: `company of ${LARGE_FLEET.vehicles} vehicles, num=10, random point`,
         safetyScore: `random vehicle of ${SMALL_FLEET.vehicles} with ${INSIGHT_DAYS} days of insight rows; intervalType=4 with a random finish day, or a 30-day instant range`,
+        batteryHealth: `company of ${SMALL_FLEET.vehicles} vehicles with ${INSIGHT_DAYS} days of insight rows, random page of 50`,
         safetyScoreYear: `one vehicle, ${YEAR_POSITIONS} positions projected by query-api; intervalType=1 over the last 365 days, or a random calendar month of its history; concurrency ${YEAR_CONCURRENCY}; activity rows interleaved with ${YEAR_NEIGHBOURS} other vehicles'`,
       },
       seedingSeconds,
@@ -528,6 +542,9 @@ async function main(): Promise<void> {
         : {}),
       ...(has('nearest') ? { nearest: compare('nearest', TARGET.throughputRatio, TARGET.p99Ms) } : {}),
       ...(has('safety-score') ? { safetyScore: compare('safetyScore', TARGET.insightThroughputRatio) } : {}),
+      ...(has('battery-health')
+        ? { batteryHealth: compare('batteryHealth', TARGET.insightThroughputRatio) }
+        : {}),
       ...(year
         ? {
             safetyScoreYear: {
@@ -553,6 +570,11 @@ async function main(): Promise<void> {
         ...(has('safety-score')
           ? [
               `safety-score: the fleet's vehicle_activity, driving_events and trips rows are written in SQL (bench/query/insight-fleet.ts): the read side is measured; the bare server runs query-api's SafetyScoreService.scoreOf (its two queries) with no access lookup`,
+            ]
+          : []),
+        ...(has('battery-health')
+          ? [
+              `battery-health: the same SQL-written rows (every parked quarter hour has a resting sample, as a tracker reporting every 10 minutes gives); the bare server runs query-api's BatteryHealthService.ofCompany (the page of vehicles and the page's evidence) with its vehicle SQL`,
             ]
           : []),
         ...(year
