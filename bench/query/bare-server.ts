@@ -114,5 +114,8 @@ const server = createServer((request, response) => {
   );
 });
 
+// Fastify keeps idle keep-alive connections 72 s; node:http's 5 s default closed the bare side's
+// connections while the service had its turn (a slow route's tail), and a request sent as one closed failed.
+server.keepAliveTimeout = 72_000;
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write('[bare] listening\n'));
 process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
