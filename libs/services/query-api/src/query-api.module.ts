@@ -6,6 +6,16 @@ import { VehicleCommands } from './commands/vehicle-commands.service';
 import { VehicleAccess } from './common/vehicle-access';
 import { VisibleVehicles } from './common/visible-vehicles';
 import { CompanyLastPositionsController } from './last-positions/company-last-positions.controller';
+import {
+  BatteryHealthController,
+  LegacyBatteryHealthController,
+} from './insights/battery/battery-health.controller';
+import { BatteryHealthService } from './insights/battery/battery-health.service';
+import {
+  EngineCodesController,
+  LegacyEngineCodesController,
+} from './insights/engine-codes/engine-codes.controller';
+import { EngineCodesService } from './insights/engine-codes/engine-codes.service';
 import { InsightProjection } from './insights/insight-projection';
 import { InsightRetention } from './insights/insight-retention';
 import {
@@ -65,6 +75,10 @@ export class QueryApiModule {
         TripsController,
         SafetyScoreController,
         LegacySafetyScoreController,
+        BatteryHealthController,
+        LegacyBatteryHealthController,
+        EngineCodesController,
+        LegacyEngineCodesController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -74,6 +88,8 @@ export class QueryApiModule {
         InsightProjection,
         InsightRetention,
         SafetyScoreService,
+        BatteryHealthService,
+        EngineCodesService,
         PositionViews,
         {
           // Offline by default; Nominatim, cached, in production (docs/geocoding.md). A failed lookup

@@ -8,6 +8,7 @@ import { ReportedMappings1764300000000 } from './migrations/1764300000000-report
 import { VehicleTags1764500000000 } from './migrations/1764500000000-vehicle-tags';
 import { VehicleCommands1764600000000 } from './migrations/1764600000000-vehicle-commands';
 import { Insights1764900000000 } from './migrations/1764900000000-insights';
+import { InsightIndexes1765000000000 } from './migrations/1765000000000-insight-indexes';
 import { DrivingEventRow, VehicleActivity, VehicleEngineCode } from './insights/insight.entities';
 import { AppliedCommand } from './commands/applied-command.entity';
 import { LastPosition, Position } from './positions/position.entity';
@@ -44,6 +45,7 @@ export const querySchema: ServiceSchema = {
     VehicleTags1764500000000,
     VehicleCommands1764600000000,
     Insights1764900000000,
+    InsightIndexes1765000000000,
   ],
   outbox: true,
 };

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * Per vehicle and quarter hour (UTC start), what the insights sum (docs/insights.md): the pairs of
@@ -6,6 +6,10 @@ import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
  * projection only; the safety score and battery health read it.
  */
 @Entity({ schema: 'query', name: 'vehicle_activity' })
+// Covering partial indexes of the safety score and battery health (migration 1765000000000), which
+// TypeORM cannot express.
+@Index('vehicle_activity_driving_idx', { synchronize: false })
+@Index('vehicle_activity_battery_idx', { synchronize: false })
 export class VehicleActivity {
   @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
   vehicleId!: number;

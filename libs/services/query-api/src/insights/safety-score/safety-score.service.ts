@@ -37,7 +37,8 @@ function parseScoreTime(field: string, value: string | undefined, timeZone: stri
  * The safety score of one vehicle the token sees (docs/insights.md): its window in the token's company
  * time zone, the figures per local day from `vehicle_activity` and `driving_events`, and the trips
  * that started in the window. One query for the days however long the window: a year of history is
- * at most 35,040 quarter hours.
+ * at most 35,040 quarter hours, and only those with driving or idling are read (a covering partial
+ * index holds them; resting-only quarter hours add nothing to a score).
  */
 @Injectable()
 export class SafetyScoreService {
@@ -83,7 +84,7 @@ export class SafetyScoreService {
          SELECT (quarter AT TIME ZONE $4)::date AS day, sum(distance_m) AS distance_m, sum(driving_s) AS driving_s,
                 sum(speeding_s) AS speeding_s, sum(idle_s) AS idle_s
            FROM query.vehicle_activity
-          WHERE vehicle_id = $1 AND quarter >= $2 AND quarter < $3
+          WHERE vehicle_id = $1 AND quarter >= $2 AND quarter < $3 AND (driving_s > 0 OR idle_s > 0)
           GROUP BY 1),
        events AS (
          SELECT day, jsonb_agg(jsonb_build_object('kind', kind, 'severity', severity, 'count', n)) AS events
