@@ -98,6 +98,19 @@ describe('the simulator feeds the insights (real PostgreSQL)', () => {
     expect(latest.volts).toBeLessThan(12.3);
   });
 
+  it('gives the battery-health route a trend and a prediction for the weakening battery only', async () => {
+    const page = (await h.get('/v2/api/battery-health?pageNumber=1&pageSize=10', token)).json<{
+      items: { vehicleId: number; trend: string | null; predictedDaysToCritical: number | null }[];
+    }>();
+    const byVehicle = new Map(page.items.map((item) => [item.vehicleId, item]));
+    const [sound, , weak] = vehicleIds.map((id) => byVehicle.get(id)!);
+    expect(sound).toMatchObject({ trend: 'Stable', predictedDaysToCritical: null });
+    // 12.25 V at the history's start, at most a day before today, 0.02 V a day down to 12.0 V.
+    expect(weak.trend).toBe('Declining');
+    expect(weak.predictedDaysToCritical).toBeGreaterThanOrEqual(10);
+    expect(weak.predictedDaysToCritical).toBeLessThanOrEqual(13);
+  });
+
   it('records harsh braking, acceleration, cornering and speeding from the drives', async () => {
     const kinds = await rows<{ kind: string; n: number; peak: number }>(
       `SELECT kind, count(*)::int AS n, min(peak) AS peak FROM query.driving_events
