@@ -305,7 +305,7 @@ describe('position routes, V2 and V1, from OsmAnd reports (real PostgreSQL)', ()
       expect(shapeProblems(v1, positionV1)).toEqual([]);
       expect(v1).toMatchObject({
         DeviceId: ids.driver,
-        DTC: 'P0300,P0171',
+        DTC: 'P0171,P0300', // the vehicle's active codes, sorted (docs/insights.md)
         Driver: 'D-17',
         SatSignal: 'Excellent',
         Satellites: 9,
