@@ -265,6 +265,20 @@ describe('safety score routes, V2 and V1, from OsmAnd reports (real PostgreSQL)'
     expect((await v1(`vehicleId=${driver}`, allowlistToken)).statusCode).toBe(404);
   });
 
+  it('401 without a token on every insight route, V2 and V1', async () => {
+    for (const [method, url] of [
+      ['GET', `/v2/api/safety-score/${driver}`],
+      ['POST', `/api/GetSafetyScore?vehicleId=${driver}`],
+      ['GET', '/v2/api/battery-health'],
+      ['POST', `/api/GetCompanyVehiclesBatteryHealth?compId=${top}`],
+      ['GET', `/v2/api/vehicles/${driver}/engine-codes`],
+      ['GET', `/api/devices/${driver}/dtc-codes`],
+    ] as const) {
+      const response = await h.app.inject({ method, url });
+      expect({ url, status: response.statusCode }).toEqual({ url, status: 401 });
+    }
+  });
+
   it('403 without insights:read', async () => {
     const response = await v2(driver, '', noInsightsToken);
     expect(response.statusCode).toBe(403);
