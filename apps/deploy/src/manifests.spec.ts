@@ -11,7 +11,7 @@ import {
 } from '@fleet/contracts';
 import { serviceNodeOptions } from '@fleet/platform';
 import { parse, parseAllDocuments } from 'yaml';
-import { edgeRules, fallbackService, integratorRoutes, pathPattern, routeAtEdge } from './edge-routing';
+import { edgeRules, fallbackService, integratorRoutes, pathPattern, routeAtEdge } from '@fleet/edge';
 import { generatedManifests } from './manifests';
 import { workloads } from './workloads';
 

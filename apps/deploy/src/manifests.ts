@@ -1,5 +1,5 @@
 import { allServiceNames } from '@fleet/contracts';
-import { edgeRules, renderIngress, renderNginxRoutes, renderNginxUpstreams } from './edge-routing';
+import { edgeRules, renderIngress, renderNginxRoutes, renderNginxUpstreams } from '@fleet/edge';
 import { renderWorkload } from './workloads';
 
 /** The hand-written parts of k8s/base that the kustomization lists before the generated ones. */
