@@ -16,7 +16,15 @@ const run = promisify(execFile);
 
 /** A fault the matrix injects while trackers report and alerts fire. */
 export type FaultName =
-  `kill:${ServiceName}` | `kill:${ServiceName}-2` | 'restart-kafka' | 'postgres-outage' | 'redis-outage';
+  /** SIGKILL: a crash. */
+  | `kill:${ServiceName}`
+  | `kill:${ServiceName}-2`
+  /** SIGTERM: a graceful stop, the way a rolling restart replaces a replica. */
+  | `restart:${ServiceName}`
+  | `restart:${ServiceName}-2`
+  | 'restart-kafka'
+  | 'postgres-outage'
+  | 'redis-outage';
 
 export const ALL_FAULTS: readonly FaultName[] = [
   'kill:auth',
@@ -41,6 +49,8 @@ export interface FaultMatrixOptions {
   outageSeconds: number;
   /** Port offset of the stack (services, edge, trackers, broker) and its dedicated PostgreSQL and Redis. */
   portOffset: number;
+  /** Clients reading through the edge at once, each every 100 ms (default 1, every 500 ms). */
+  edgeReaders?: number;
   log: (message: string) => void;
 }
 
@@ -125,7 +135,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     );
 
     const load = new TrackerLoad(state.trackers, tenant.vehicles, options.reportIntervalMs);
-    const reader = new EdgeReader(edge, tenant.token, tenant.companyId);
+    const reader = new EdgeReader(edge, tenant.token, tenant.companyId, options.edgeReaders ?? 1);
     load.start();
     reader.start();
     const phases: Phase[] = [];
@@ -175,13 +185,23 @@ async function inject(
   },
 ): Promise<number> {
   const { stack, postgres, redis, options } = context;
-  if (fault.startsWith('kill:')) {
-    const name = fault.slice('kill:'.length);
+  if (fault.startsWith('kill:') || fault.startsWith('restart:')) {
+    const [kind, name] = fault.split(':');
     const target = stack.state().processes.find((process) => process.name === name);
     if (!target?.pid) throw new Error(`no process ${name} in the stack`);
-    // A crash: no shutdown code runs. The stack restarts it as an orchestrator would.
-    process.kill(target.pid, 'SIGKILL');
-    return Date.now();
+    // kill: a crash, no shutdown code runs. restart: SIGTERM, the graceful stop of a rolling restart.
+    // Either way the stack starts it again, as an orchestrator would.
+    process.kill(target.pid, kind === 'kill' ? 'SIGKILL' : 'SIGTERM');
+    const since = Date.now();
+    await waitUntil(
+      () => {
+        const now = stack.state().processes.find((process) => process.name === name);
+        return now?.pid !== undefined && now.pid !== target.pid;
+      },
+      60_000,
+      `${name} to be started again`,
+    );
+    return since;
   }
   if (fault === 'restart-kafka') {
     const env = {
@@ -337,21 +357,24 @@ function resultOf(phase: Phase, accepted: AcceptedReport[], outcome: Outcome): F
   };
 }
 
-/** A client reading last positions through the edge twice a second, counting 5xx answers. */
+/** Clients reading last positions through the edge, counting 5xx answers (and failed connections). */
 class EdgeReader {
   serverErrors = 0;
+  reads = 0;
   private running = false;
-  private loop: Promise<void> = Promise.resolve();
+  private loops: Promise<void>[] = [];
 
   constructor(
     private readonly edge: string,
     private readonly token: string,
     private readonly companyId: number,
+    private readonly clients: number,
   ) {}
 
   start(): void {
     this.running = true;
-    this.loop = (async () => {
+    const pause = this.clients > 1 ? 100 : 500;
+    this.loops = Array.from({ length: this.clients }, async () => {
       while (this.running) {
         const status = await fetch(`${this.edge}/v2/api/companies/${this.companyId}/vehicles/last-position`, {
           headers: { authorization: `Bearer ${this.token}` },
@@ -363,15 +386,16 @@ class EdgeReader {
           },
           () => 599,
         );
+        this.reads += 1;
         if (status >= 500) this.serverErrors += 1;
-        await delay(500);
+        await delay(pause);
       }
-    })();
+    });
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    await this.loop;
+    await Promise.all(this.loops);
   }
 }
 
