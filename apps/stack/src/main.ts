@@ -197,6 +197,7 @@ async function main(): Promise<void> {
         url: process.spec.readyUrl?.replace(/\/health\/ready$/, ''),
         log: process.spec.logFile,
         restarts: process.restartCount,
+        totalRestarts: process.totalRestartCount,
       })),
       demo: demo && join(options.dataDir, 'demo-credentials.json'),
     };

@@ -29,6 +29,7 @@ export class SupervisedProcess {
   private readonly log: WriteStream;
   private stopping = false;
   private restarts = 0;
+  private totalRestarts = 0;
   private startedAt = 0;
   private exited: Promise<void> = Promise.resolve();
 
@@ -43,8 +44,14 @@ export class SupervisedProcess {
     return this.child?.pid;
   }
 
+  /** Restarts in the current crash streak (what the backoff counts). */
   get restartCount(): number {
     return this.restarts;
+  }
+
+  /** Restarts since the stack started. */
+  get totalRestartCount(): number {
+    return this.totalRestarts;
   }
 
   start(): void {
@@ -68,6 +75,7 @@ export class SupervisedProcess {
     if (Date.now() - this.startedAt > HEALTHY_RUN_MS) this.restarts = 0;
     const wait = RESTART_DELAYS_MS[Math.min(this.restarts, RESTART_DELAYS_MS.length - 1)];
     this.restarts += 1;
+    this.totalRestarts += 1;
     this.report({ process: this.spec.name, event: 'exited', code, signal, restartInMs: wait });
     await delay(wait);
     if (!this.stopping) this.start();

