@@ -7,7 +7,12 @@ import { renderWorkload } from './workloads';
 const handWritten = ['namespace.yaml', 'config.yaml'];
 
 /** The directories `kubectl kustomize` renders: the base, each overlay, and the migration Job's. */
-export const kustomizations = ['k8s/base', 'k8s/overlays/dev', 'k8s/overlays/prod', 'k8s/overlays/prod/migrate'];
+export const kustomizations = [
+  'k8s/base',
+  'k8s/overlays/dev',
+  'k8s/overlays/prod',
+  'k8s/overlays/prod/migrate',
+];
 
 /** Every generated deployment file, by path from the repository root. */
 export function generatedManifests(): Record<string, string> {

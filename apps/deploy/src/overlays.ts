@@ -38,6 +38,8 @@ export function renderDevKustomization(): string {
     '# A development cluster (kind, minikube): `kubectl apply -k k8s/overlays/dev`.',
     'apiVersion: kustomize.config.k8s.io/v1beta1',
     'kind: Kustomization',
+    '# The objects of this overlay too, not only those of the base.',
+    'namespace: fleet',
     'resources:',
     '  - ../../base',
     'patches:',
@@ -57,6 +59,8 @@ export function renderProdKustomization(): string {
     '# Order (docs/deployment.md): the Secret, then `migrate/` (the Job, waited for), then this overlay.',
     'apiVersion: kustomize.config.k8s.io/v1beta1',
     'kind: Kustomization',
+    '# The objects of this overlay too, not only those of the base.',
+    'namespace: fleet',
     'resources:',
     '  - ../../base',
     '  - autoscaling.yaml',
@@ -116,7 +120,14 @@ export function renderDisruptionBudgets(): string {
 }
 
 /** Address ranges that are not the internet: private (RFC 1918), carrier-grade NAT, link-local (cloud metadata), loopback. */
-export const nonPublicIpv4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
+export const nonPublicIpv4 = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '127.0.0.0/8',
+];
 /** IPv6 unique-local and link-local ranges. */
 export const nonPublicIpv6 = ['fc00::/7', 'fe80::/10'];
 
@@ -170,7 +181,7 @@ export function renderNetworkPolicies(): string {
       '        ',
     ),
     '---',
-    '# Webhooks go to customers\' public endpoints, on any port: the internet, but not private ranges.',
+    "# Webhooks go to customers' public endpoints, on any port: the internet, but not private ranges.",
     'apiVersion: networking.k8s.io/v1',
     'kind: NetworkPolicy',
     'metadata:',

@@ -76,7 +76,11 @@ export const secretName = 'fleet-secrets';
 
 /** The keys of the Secret each service reads, one env var each (DATABASE_URL holds a password). */
 export function secretKeys(service: ServiceName): string[] {
-  return ['DATABASE_URL', 'AUTH_JWT_SECRET', ...(service === 'webhook-dispatcher' ? ['WEBHOOK_SECRET_KEY'] : [])];
+  return [
+    'DATABASE_URL',
+    'AUTH_JWT_SECRET',
+    ...(service === 'webhook-dispatcher' ? ['WEBHOOK_SECRET_KEY'] : []),
+  ];
 }
 
 /** An env entry read from the Secret, so that no secret value sits in a manifest. */

@@ -1,10 +1,4 @@
-import {
-  HttpMethod,
-  publicRoutes,
-  RouteOwnership,
-  ServiceName,
-  ServiceNames,
-} from '@fleet/contracts';
+import { HttpMethod, publicRoutes, RouteOwnership, ServiceName, ServiceNames } from '@fleet/contracts';
 
 /**
  * The edge routing of the distributed mode, derived from the route-ownership table: which service a

@@ -136,7 +136,7 @@ export function renderNginxConfig(options: NginxConfigOptions): string {
         'proxy_next_upstream_tries 3;',
         'proxy_next_upstream_timeout 10s;',
         '',
-        '# Probes and metrics are for the orchestrator and Prometheus, on each service\'s own port.',
+        "# Probes and metrics are for the orchestrator and Prometheus, on each service's own port.",
         renderPrivateLocations(),
         '',
         renderNginxRoutes(options.rules ?? edgeRules()).trimEnd(),
