@@ -30,7 +30,11 @@ const root = join(__dirname, '../../..');
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 
 function render(directory: string): Doc[] {
-  const text = execFileSync(KUBECTL, ['kustomize', join(root, directory)], { encoding: 'utf8' });
+  const text = execFileSync(KUBECTL, ['kustomize', join(root, directory)], {
+    encoding: 'utf8',
+    // kustomize v5 warns about the v2-compatible fields (overlays.ts); errors still throw, with stderr.
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return parseAllDocuments(text).map((document) => document.toJS() as Doc);
 }
 
