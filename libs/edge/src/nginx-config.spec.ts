@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -157,6 +157,16 @@ describe('renderNginxConfig under the real nginx', () => {
     expect(afterStop.map((answer) => [answer.status, answer.replica])).toEqual(
       Array.from({ length: 10 }, () => [200, b.name]),
     );
+  });
+
+  it("accepts the compose stack's committed nginx.conf (its host names pointed at 127.0.0.1)", () => {
+    const committed = readFileSync(join(__dirname, '../../../docker/nginx/nginx.conf'), 'utf8');
+    const config = join(prefix, 'compose-nginx.conf');
+    writeFileSync(config, committed.replace(/server [a-z-]+:(\d+)/g, 'server 127.0.0.1:$1'));
+    expect(
+      execFileSync(NGINX ?? 'nginx', ['-t', '-p', prefix, '-c', config], { encoding: 'utf8', stdio: 'pipe' }),
+    ).toBe('');
+    expect(committed).not.toContain('daemon off'); // the image's command says it; twice is an error
   });
 
   it('refuses to render without a replica for a service', () => {
