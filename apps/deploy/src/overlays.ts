@@ -253,6 +253,8 @@ export function renderMigrationJob(image = 'fleet-telemetry:latest'): string {
     '            requests: { cpu: 100m, memory: 128Mi }',
     '            limits: { memory: 384Mi }',
     '          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true }',
+    '          volumeMounts: [{ name: tmp, mountPath: /tmp }]',
+    '      volumes: [{ name: tmp, emptyDir: {} }]',
     '',
   ].join('\n')}`;
 }
