@@ -8,3 +8,5 @@ export * from './factories';
 export * from './test-context';
 export * from './webhook-receiver';
 export * from './event-collector';
+export * from './stack-process';
+export * from './faults';

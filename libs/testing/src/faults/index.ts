@@ -1,0 +1,3 @@
+export * from './fault-matrix';
+export * from './dependencies';
+export * from './tracker-load';
