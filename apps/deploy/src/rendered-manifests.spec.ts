@@ -286,7 +286,7 @@ describe('the Ingress', () => {
   });
 
   // kubernetes pkg/apis/networking/validation, validateHTTPIngressPath: an ImplementationSpecific path
-  // that does not start with `/` is "not an absolute path" and the whole Ingress is refused.
+  // that does not start with `/` "must be an absolute path", and the whole Ingress is refused.
   it('has absolute paths, as the API server requires', () => {
     for (const path of paths) expect(path.path.startsWith('/')).toBe(true);
   });
