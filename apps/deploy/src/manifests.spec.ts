@@ -11,7 +11,14 @@ import {
 } from '@fleet/contracts';
 import { serviceNodeOptions } from '@fleet/platform';
 import { parse, parseAllDocuments } from 'yaml';
-import { edgeRules, fallbackService, integratorRoutes, pathPattern, routeAtEdge } from '@fleet/edge';
+import {
+  edgeRules,
+  fallbackService,
+  integratorRoutes,
+  pathPattern,
+  privatePathPrefixes,
+  routeAtEdge,
+} from '@fleet/edge';
 import { generatedManifests } from './manifests';
 import { workloads } from './workloads';
 
@@ -90,15 +97,10 @@ describe('compose stack (docker/)', () => {
   });
 
   it("routes each public path through nginx to the owner's upstream", () => {
+    const nginx = read('docker/nginx/nginx.conf');
     // nginx tries regex locations in file order and takes the first match; `location /` is the fallback.
-    const locations = [
-      ...read('docker/nginx/routes.conf').matchAll(
-        /location ~ "([^"]+)" \{\s*proxy_pass http:\/\/([\w-]+);/g,
-      ),
-    ];
-    const upstreams = [
-      ...read('docker/nginx/upstreams.conf').matchAll(/upstream ([\w-]+) \{\s*server ([\w-]+):(\d+);/g),
-    ];
+    const locations = [...nginx.matchAll(/location ~ "([^"]+)" \{\s*proxy_pass http:\/\/([\w-]+);/g)];
+    const upstreams = [...nginx.matchAll(/upstream ([\w-]+) \{\s*server ([\w-]+):(\d+)[ ;]/g)];
     const serverOf = new Map(upstreams.map(([, name, host, port]) => [name, `${host}:${port}`]));
     for (const route of everyRoute) {
       const match = locations.find(([, pattern]) => new RegExp(pattern).test(concrete(route.path)));
@@ -107,14 +109,22 @@ describe('compose stack (docker/)', () => {
         `${route.owner}:${defaultHttpPorts[route.owner]}`,
       ]);
     }
-    expect(read('docker/nginx/nginx.conf')).toContain('include /etc/nginx/fleet/routes.conf;');
+    // `^~`: a prefix match that nginx takes over every regex location, so the fallback never sees them.
+    for (const prefix of privatePathPrefixes) expect(nginx).toContain(`location ^~ ${prefix} {`);
+  });
+
+  it('mounts the generated nginx.conf into the edge', () => {
+    expect(compose.services.edge.volumes).toContain('./nginx/nginx.conf:/etc/nginx/nginx.conf:ro');
   });
 });
 
 describe('Kubernetes manifests (k8s/)', () => {
   const kustomization = parse(read('k8s/base/kustomization.yaml')) as { resources: string[] };
-  const documents = kustomization.resources.flatMap((file) =>
-    parseAllDocuments(read(`k8s/base/${file}`)).map((document) => document.toJS() as Doc),
+  const prodFiles = ['autoscaling.yaml', 'disruption-budgets.yaml'].map(
+    (file) => `k8s/overlays/prod/${file}`,
+  );
+  const documents = [...kustomization.resources.map((file) => `k8s/base/${file}`), ...prodFiles].flatMap(
+    (file) => parseAllDocuments(read(file)).map((document) => document.toJS() as Doc),
   );
   const find = (kind: string, name: string) =>
     documents.find((document) => document.kind === kind && document.metadata.name === name);
@@ -124,23 +134,29 @@ describe('Kubernetes manifests (k8s/)', () => {
       expect([file, existsSync(join(root, 'k8s/base', file))]).toEqual([file, true]);
   });
 
-  it.each(allServiceNames)('gives %s a probed deployment, a service and its own autoscaler', (service) => {
-    const container = find('Deployment', service)?.spec.template.spec.containers[0];
-    expect(container.env).toEqual(
-      expect.arrayContaining([
-        { name: 'APP', value: service },
-        { name: 'HTTP_PORT', value: String(defaultHttpPorts[service]) },
-        { name: 'NODE_OPTIONS', value: serviceNodeOptions },
-      ]),
-    );
-    expect(container.readinessProbe.httpGet.path).toBe('/health/ready');
-    expect(container.livenessProbe.httpGet.path).toBe('/health/live');
-    expect(container.envFrom).toContainEqual({ secretRef: { name: 'fleet-secrets' } });
-    expect(find('Service', service)?.spec.ports[0].targetPort).toBe('http');
-    const autoscaler = find('HorizontalPodAutoscaler', service);
-    expect(autoscaler?.spec.scaleTargetRef.name).toBe(service);
-    expect(autoscaler?.spec.minReplicas).toBe(workloads[service].minReplicas);
-  });
+  it.each(allServiceNames)(
+    'gives %s a probed deployment, a service, and in prod its own autoscaler',
+    (service) => {
+      const container = find('Deployment', service)?.spec.template.spec.containers[0];
+      expect(container.env).toEqual(
+        expect.arrayContaining([
+          { name: 'APP', value: service },
+          { name: 'HTTP_PORT', value: String(defaultHttpPorts[service]) },
+          { name: 'NODE_OPTIONS', value: serviceNodeOptions },
+        ]),
+      );
+      expect(container.readinessProbe.httpGet.path).toBe('/health/ready');
+      expect(container.livenessProbe.httpGet.path).toBe('/health/live');
+      expect(container.env).toContainEqual({
+        name: 'AUTH_JWT_SECRET',
+        valueFrom: { secretKeyRef: { name: 'fleet-secrets', key: 'AUTH_JWT_SECRET' } },
+      });
+      expect(find('Service', service)?.spec.ports[0].targetPort).toBe('http');
+      const autoscaler = find('HorizontalPodAutoscaler', service);
+      expect(autoscaler?.spec.scaleTargetRef.name).toBe(service);
+      expect(autoscaler?.spec.minReplicas).toBe(workloads[service].minReplicas);
+    },
+  );
 
   it('never scales a positions consumer past the partitions it could be given', () => {
     const consumers: ServiceName[] = ['query-api', 'alert-engine'];
@@ -155,13 +171,15 @@ describe('Kubernetes manifests (k8s/)', () => {
     const ingress = find('Ingress', 'fleet-api');
     const paths = ingress?.spec.rules[0].http.paths as Doc[];
     for (const route of everyRoute) {
-      const matches = paths.filter((path) => new RegExp(path.path).test(concrete(route.path)));
+      // ingress-nginx anchors a regex path itself: `location ~* "^<path>"`.
+      const matches = paths.filter((path) => new RegExp(`^${path.path}`, 'i').test(concrete(route.path)));
       expect([route.path, matches.map((path) => path.backend.service.name)]).toEqual([
         route.path,
         [route.owner],
       ]);
     }
-    expect(ingress?.spec.defaultBackend.service.name).toBe(fallbackService);
+    // No default backend: /metrics, /health and unknown paths get the controller's 404, not a service.
+    expect(ingress?.spec.defaultBackend).toBeUndefined();
   });
 
   it('exposes the OsmAnd port of telemetry-ingest outside the Ingress', () => {

@@ -1,9 +1,18 @@
 import { allServiceNames } from '@fleet/contracts';
-import { edgeRules, renderIngress, renderNginxRoutes, renderNginxUpstreams } from '@fleet/edge';
+import { composeUpstreams, edgeRules, renderIngress, renderNginxConfig } from '@fleet/edge';
+import { overlayFiles } from './overlays';
 import { renderWorkload } from './workloads';
 
 /** The hand-written parts of k8s/base that the kustomization lists before the generated ones. */
 const handWritten = ['namespace.yaml', 'config.yaml'];
+
+/** The directories `kubectl kustomize` renders: the base, each overlay, and the migration Job's. */
+export const kustomizations = [
+  'k8s/base',
+  'k8s/overlays/dev',
+  'k8s/overlays/prod',
+  'k8s/overlays/prod/migrate',
+];
 
 /** Every generated deployment file, by path from the repository root. */
 export function generatedManifests(): Record<string, string> {
@@ -26,10 +35,11 @@ export function generatedManifests(): Record<string, string> {
     '',
   ].join('\n');
   return {
-    'docker/nginx/routes.conf': renderNginxRoutes(rules),
-    'docker/nginx/upstreams.conf': renderNginxUpstreams(),
+    // The compose stack's edge: nginx's own image runs it in the foreground, as root, with its paths.
+    'docker/nginx/nginx.conf': renderNginxConfig({ upstreams: composeUpstreams(), listen: 8080, rules }),
     'k8s/base/ingress.yaml': renderIngress(rules),
     'k8s/base/kustomization.yaml': kustomization,
     ...workloadFiles,
+    ...overlayFiles(),
   };
 }

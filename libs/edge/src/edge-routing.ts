@@ -1,12 +1,4 @@
-import {
-  allServiceNames,
-  defaultHttpPorts,
-  HttpMethod,
-  publicRoutes,
-  RouteOwnership,
-  ServiceName,
-  ServiceNames,
-} from '@fleet/contracts';
+import { HttpMethod, publicRoutes, RouteOwnership, ServiceName, ServiceNames } from '@fleet/contracts';
 
 /**
  * The edge routing of the distributed mode, derived from the route-ownership table: which service a
@@ -88,7 +80,7 @@ const GENERATED =
 
 /** nginx `location` blocks for the compose stack's reverse proxy; upstreams are named after services. */
 export function renderNginxRoutes(rules: readonly EdgeRule[] = edgeRules()): string {
-  const lines = [`# ${GENERATED}`, '# Included by docker/nginx/nginx.conf inside its server block.', ''];
+  const lines = [`# ${GENERATED}`, '# Inside the server block of the edge (nginx-config.ts).', ''];
   for (const rule of rules) {
     lines.push(`# ${rule.methods.join(' ')} ${rule.template}`);
     lines.push(`location ~ "${rule.pattern}" {`);
@@ -100,21 +92,20 @@ export function renderNginxRoutes(rules: readonly EdgeRule[] = edgeRules()): str
   return lines.join('\n');
 }
 
-/** nginx `upstream` blocks, one per service, at the compose service names and default ports. */
-export function renderNginxUpstreams(): string {
-  const lines = [`# ${GENERATED}`, '# Included by docker/nginx/nginx.conf inside its http block.', ''];
-  for (const service of allServiceNames) {
-    lines.push(`upstream ${service} {`);
-    lines.push(`  server ${service}:${defaultHttpPorts[service]};`);
-    lines.push('  keepalive 32;');
-    lines.push('}');
-  }
-  return `${lines.join('\n')}\n`;
+/**
+ * An Ingress path for ingress-nginx: the rule's pattern without its leading `^`, which the controller
+ * adds itself (`location ~* "^<path>"`). The API server refuses a path that does not start with `/`.
+ */
+export function ingressPath(rule: EdgeRule): string {
+  return rule.pattern.replace(/^\^/, '');
 }
 
 /**
  * The Kubernetes Ingress (ingress-nginx, regular-expression paths). Each service is reached through
- * its Service of the same name on port 80; see k8s/README.md.
+ * its Service of the same name on port 80. It lists the table's paths and nothing else: no default
+ * backend, so any other path (`/metrics`, `/health/ready`, a typo) gets the controller's 404 and never
+ * reaches a service. Paths are single-quoted: YAML gives a backslash no meaning there, so the regex
+ * escapes (`\.`) reach the controller unchanged, whatever the YAML parser.
  */
 export function renderIngress(rules: readonly EdgeRule[] = edgeRules()): string {
   const lines = [
@@ -128,18 +119,14 @@ export function renderIngress(rules: readonly EdgeRule[] = edgeRules()): string 
     '    nginx.ingress.kubernetes.io/proxy-body-size: 10m',
     'spec:',
     '  ingressClassName: nginx',
-    '  defaultBackend:',
-    '    service:',
-    `      name: ${fallbackService}`,
-    '      port:',
-    '        name: http',
     '  rules:',
     '    - http:',
     '        paths:',
   ];
   for (const rule of rules) {
+    if (rule.pattern.includes("'")) throw new Error(`${rule.template}: a quote cannot be in an edge path`);
     lines.push(`          # ${rule.methods.join(' ')} ${rule.template}`);
-    lines.push(`          - path: "${rule.pattern}"`);
+    lines.push(`          - path: '${ingressPath(rule)}'`);
     lines.push('            pathType: ImplementationSpecific');
     lines.push('            backend:');
     lines.push('              service:');

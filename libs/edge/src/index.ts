@@ -1,1 +1,2 @@
 export * from './edge-routing';
+export * from './nginx-config';

@@ -1,0 +1,85 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { allServiceNames } from '@fleet/contracts';
+import { createTestDatabase, freePort, repoRoot, TestDatabase } from '@fleet/testing';
+import { parse } from 'yaml';
+import { serviceSchemas } from '../service-schemas';
+
+const run = promisify(execFile);
+
+/**
+ * The prod overlay's migration Job, run as its pod would run it: the command rendered by
+ * `kubectl kustomize k8s/overlays/prod/migrate`, from the workspace root (the image's /app holds the
+ * same dist/ and scripts/), with nothing but DATABASE_URL from the Secret.
+ */
+function jobCommand(): string[] {
+  const text = execFileSync(
+    process.env.KUBECTL ?? 'kubectl',
+    ['kustomize', join(repoRoot, 'k8s/overlays/prod/migrate')],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const job = parse(text) as { spec: { template: { spec: { containers: { command: string[] }[] } } } };
+  return job.spec.template.spec.containers[0].command;
+}
+
+async function runJob(databaseUrl: string): Promise<{ code: number; stdout: string }> {
+  const [file, ...args] = jobCommand();
+  try {
+    const { stdout } = await run(file, args, {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: databaseUrl },
+    });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '' };
+  }
+}
+
+/** The JSON lines migrate.js prints, one per service schema. */
+const reports = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { service: string; schema: string; applied: string[] });
+
+describe('the migration Job of k8s/overlays/prod/migrate', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it("migrates every service's schema of an empty database, then finds nothing left to do", async () => {
+    const first = await runJob(database.url);
+    expect(first.code).toBe(0);
+    expect(reports(first.stdout).map((report) => report.service)).toEqual([...allServiceNames]);
+    for (const report of reports(first.stdout)) expect(report.applied.length).toBeGreaterThan(0);
+
+    const { rows } = await database.pool.query<{ schema_name: string }>(
+      'SELECT schema_name FROM information_schema.schemata',
+    );
+    const schemas = rows.map((row) => row.schema_name);
+    for (const service of allServiceNames) expect(schemas).toContain(serviceSchemas[service].schema);
+
+    // The next release runs the same Job: it must succeed with nothing to apply.
+    const again = await runJob(database.url);
+    expect(again.code).toBe(0);
+    expect(reports(again.stdout).flatMap((report) => report.applied)).toEqual([]);
+  });
+
+  it('fails, so that `kubectl wait --for=condition=complete` stops the rollout, when the database is unreachable', async () => {
+    const closed = await freePort();
+    const result = await runJob(`postgres://fleet@127.0.0.1:${closed}/fleet`);
+    expect(result.code).not.toBe(0);
+    expect(reports(result.stdout)).toEqual([]);
+  });
+});
