@@ -8,10 +8,11 @@ import { ServiceConfig } from './config/service-config';
 import { SERVICE_CONFIG } from './config/service-config.token';
 import { HealthModule } from './health/health.module';
 import { MessagingModule } from './messaging/messaging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { RateLimiterModule } from './rate-limit/rate-limiter.module';
 
 /**
- * What every process gets: its validated configuration, health probes, messaging, and the request
+ * What every process gets: its validated configuration, health probes, metrics, messaging, and the request
  * pipeline (bearer tokens, company suspension, scopes, rate limits) guarding every route.
  */
 @Global()
@@ -22,6 +23,7 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [
         HealthModule,
+        MetricsModule.forRoot(config.service),
         MessagingModule.forRoot(config.messaging, config.database),
         RateLimiterModule.forRoot(config.rateLimits),
         PassportModule,

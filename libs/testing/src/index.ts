@@ -10,3 +10,4 @@ export * from './webhook-receiver';
 export * from './event-collector';
 export * from './stack-process';
 export * from './faults';
+export * from './prometheus-text';

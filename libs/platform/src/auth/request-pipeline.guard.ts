@@ -6,6 +6,7 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceConfig } from '../config/service-config';
 import { SERVICE_CONFIG } from '../config/service-config.token';
+import { FleetMetrics } from '../metrics/fleet-metrics';
 import { RateLimitDecision, RateLimiter, rateLimitHeaders, RateLimitWindow } from '../rate-limit/rate-limit';
 import { CompanyDirectory } from './company-directory';
 import { bearerTokenOf } from './jwt.strategy';
@@ -33,6 +34,7 @@ export class RequestPipelineGuard implements CanActivate {
     private readonly directory: CompanyDirectory,
     private readonly limiter: RateLimiter,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    private readonly metrics: FleetMetrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -67,6 +69,7 @@ export class RequestPipelineGuard implements CanActivate {
       const headers = rateLimitHeaders(decision);
       if (!decision.allowed) {
         markUnversioned(request);
+        this.metrics.rateLimitRefusals.inc({ route: `${request.method} ${request.routeOptions.url}` });
         throw ApiException.rateLimited(`Rate limit of the ${decision.policy} window exceeded.`, headers);
       }
       void reply.headers(headers);

@@ -13,6 +13,7 @@ import { installJsonLogging } from '../logging/logger';
 import { EventErrorFilter } from '../messaging/event-error.filter';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
+import { installHttpMetrics } from '../metrics/http-metrics';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
 import { serveOpenApiDocument } from './openapi';
 import { createValidationPipe } from './validation';
@@ -187,6 +188,7 @@ export async function createServiceApp(
   // Form fields of multipart bodies become body properties, like urlencoded ones (token routes accept both).
   await app.register(multipart, { attachFieldsToBody: 'keyValues' });
   installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes);
+  installHttpMetrics(app);
   if (options.openApiDocument) serveOpenApiDocument(app, options.openApiDocument);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -13,6 +13,7 @@ import {
 import { Admin, Kafka, Producer } from 'kafkajs';
 import { DatabaseConfig, KafkaConfig, MessagingConfig } from '../config/service-config';
 import { HealthRegistry } from '../health/health.registry';
+import { FleetMetrics } from '../metrics/fleet-metrics';
 import { EventServer } from './event-server';
 import { InProcessBroker } from './in-process/in-process-broker';
 import { InProcessEventPublisher } from './in-process/in-process-event-publisher';
@@ -38,6 +39,7 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(MESSAGING_CONFIG) private readonly config: KafkaConfig,
     health: HealthRegistry,
+    private readonly metrics: FleetMetrics,
   ) {
     this.kafka = createKafkaClient(config);
     this.producer = this.kafka.producer({
@@ -79,6 +81,7 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
     this.server = new KafkaEventServer(this.kafka, this.producer, {
       namespace: this.config.namespace,
       sessionTimeoutMs: this.config.sessionTimeoutMs,
+      metrics: this.metrics,
     });
     return this.server;
   }
@@ -156,9 +159,10 @@ export class MessagingModule {
         InProcessBrokerLifecycle,
         {
           provide: EventPublisher,
-          inject: [InProcessBroker, HealthRegistry],
-          useFactory: (broker: InProcessBroker, health: HealthRegistry) => {
+          inject: [InProcessBroker, HealthRegistry, FleetMetrics],
+          useFactory: (broker: InProcessBroker, health: HealthRegistry, metrics: FleetMetrics) => {
             health.register({ name: 'in-process-broker', check: () => broker.checkHealth() });
+            metrics.addLagSource(() => broker.consumerLag());
             return new InProcessEventPublisher(broker);
           },
         },
@@ -172,5 +176,5 @@ export class MessagingModule {
 export function createEventServer(app: INestApplicationContext, config: MessagingConfig): EventServer {
   return config.transport === 'kafka'
     ? app.get(KafkaConnections).createServer()
-    : new InProcessEventServer(app.get(InProcessBroker));
+    : new InProcessEventServer(app.get(InProcessBroker), undefined, app.get(FleetMetrics));
 }

@@ -5,6 +5,7 @@ import { ServiceConfig } from '../config/service-config';
 import { SERVICE_CONFIG } from '../config/service-config.token';
 import { HealthRegistry } from '../health/health.registry';
 import { EventPublisher } from '../messaging/message';
+import { FleetMetrics } from '../metrics/fleet-metrics';
 import { Outbox } from './outbox/outbox';
 import { migrateServiceSchema, dataSourceOptions, ServiceSchema } from './service-schema';
 
@@ -44,9 +45,12 @@ export const InjectOutbox = (schema: string) => Inject(outboxToken(schema));
 function outboxProvider(schema: string): Provider {
   return {
     provide: outboxToken(schema),
-    inject: [getDataSourceToken(schema), EventPublisher],
-    useFactory: (dataSource: DataSource, publisher: EventPublisher) =>
-      new Outbox(dataSource, schema, publisher),
+    inject: [getDataSourceToken(schema), EventPublisher, FleetMetrics],
+    useFactory: (dataSource: DataSource, publisher: EventPublisher, metrics: FleetMetrics) => {
+      const outbox = new Outbox(dataSource, schema, publisher);
+      metrics.addOutbox({ schema, backlog: () => outbox.backlog() });
+      return outbox;
+    },
   };
 }
 

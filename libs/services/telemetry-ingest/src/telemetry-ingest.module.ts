@@ -7,6 +7,7 @@ import { VehicleSnapshotsConsumer } from './device-sessions/vehicle-snapshots.co
 import { DeviceListener } from './osmand/device-listener';
 import { PositionBatchController } from './positions/position-batch.controller';
 import { PositionIntakeService } from './positions/position-intake.service';
+import { PositionMetrics } from './positions/position-metrics';
 import { PositionSink } from './positions/position-sink';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from './telemetry-ingest.config';
 import { ingestSchema } from './telemetry-ingest.schema';
@@ -27,6 +28,7 @@ export class TelemetryIngestModule {
         DeviceDirectory,
         PositionSink,
         PositionIntakeService,
+        PositionMetrics,
         DeviceCommandsService,
         DeviceListener,
       ],

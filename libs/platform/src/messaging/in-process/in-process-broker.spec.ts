@@ -37,6 +37,32 @@ describe('InProcessBroker', () => {
     expect(broker.committedOffset('facts', 'g', 0)).toBe(2);
   });
 
+  it("reports each group's lag per partition: what it has yet to handle", async () => {
+    const broker = new InProcessBroker({ redeliveryDelayMs: 1 });
+    broker.createTopic('facts', 2);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    broker.subscribe('facts', 'slow', () => held, { maxBatchSize: 1 });
+    broker.subscribe('facts', 'fast', async () => undefined);
+    const key = 'k';
+    const partition = partitionFor(key, 2);
+    await broker.append(
+      'facts',
+      ['1', '2', '3'].map((value) => ({ key, value })),
+    );
+
+    const lagOf = (group: string) =>
+      broker.consumerLag().filter((sample) => sample.group === group && sample.partition === partition)[0]
+        ?.lag;
+    // The slow group holds its first message in its handler: three not yet handled.
+    expect(lagOf('slow')).toBe(3);
+    release();
+    await broker.idle();
+    expect(lagOf('slow')).toBe(0);
+    expect(lagOf('fast')).toBe(0);
+    expect(broker.consumerLag().filter((sample) => sample.group === 'fast')).toHaveLength(2);
+  });
+
   it('keeps only the newest messages of a topic nobody reads', async () => {
     const broker = new InProcessBroker({ unreadRetention: 3 });
     broker.createTopic('letters', 1);

@@ -324,6 +324,25 @@ export class InProcessBroker {
     return this.groups.get(topicName)?.get(group)?.offsets[partition];
   }
 
+  /**
+   * Every subscribed group's lag on every partition, in messages: the partition's end less the group's
+   * next offset (offsets may have gaps, so this can overstate a compacted topic's lag slightly).
+   */
+  consumerLag(): { group: string; topic: string; partition: number; lag: number }[] {
+    const samples: { group: string; topic: string; partition: number; lag: number }[] = [];
+    for (const [topic, groups] of this.groups) {
+      const log = this.topics.get(topic);
+      if (!log) continue;
+      for (const [group, subscription] of groups) {
+        log.partitions.forEach((partition, index) => {
+          const next = subscription.offsets[index] ?? partition.start;
+          samples.push({ group, topic, partition: index, lag: Math.max(0, partition.end - next) });
+        });
+      }
+    }
+    return samples;
+  }
+
   /** Messages of a topic still held, all partitions (for tests and inspection of dead letters). */
   async peek(topicName: string): Promise<RawMessage[]> {
     const topic = this.requireTopic(topicName);

@@ -1,5 +1,6 @@
 import { deadLetterTopicName, TopicSpec } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
+import { FleetMetrics } from '../../metrics/fleet-metrics';
 import { deadLetterHeaders, deliverBatch, RetryPolicy } from '../delivery';
 import { EventServer } from '../event-server';
 import { InProcessBroker } from './in-process-broker';
@@ -13,6 +14,7 @@ export class InProcessEventServer extends EventServer {
   constructor(
     private readonly broker: InProcessBroker,
     private readonly retryPolicy?: RetryPolicy,
+    private readonly metrics?: FleetMetrics,
   ) {
     super();
   }
@@ -39,6 +41,7 @@ export class InProcessEventServer extends EventServer {
                     headers: deadLetterHeaders(source, partition, consumer.group, letter),
                   })),
                 );
+                this.metrics?.deadLetters.inc({ topic: source }, letters.length);
                 this.log.warn({
                   msg: 'dead-lettered',
                   topic: source,

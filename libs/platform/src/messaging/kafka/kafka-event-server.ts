@@ -11,6 +11,7 @@ import {
   TopicPartitionOffsetAndMetadata,
 } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
+import { FleetMetrics } from '../../metrics/fleet-metrics';
 import { BatchCoalescer } from '../batch-coalescer';
 import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
@@ -64,6 +65,8 @@ export interface KafkaEventServerOptions {
    * (BatchCoalescer): query-api's position projection does, one transaction for many partitions.
    */
   partitionsConsumedConcurrently?: number;
+  /** Where consumer lag and dead letters are counted. */
+  metrics?: FleetMetrics;
 }
 
 /**
@@ -87,6 +90,11 @@ export class KafkaEventServer extends EventServer {
   private readonly crashed = new Map<string, string>();
   private stopping = false;
   private readonly instanceId = randomUUID();
+  /** The lag series each group has reported, by group: a rebalance may take their partitions away. */
+  private readonly lagSeries = new Map<
+    string,
+    Map<string, { group: string; topic: string; partition: string }>
+  >();
 
   constructor(
     private readonly kafka: Kafka,
@@ -134,6 +142,7 @@ export class KafkaEventServer extends EventServer {
       heartbeatInterval: 2_000,
     });
     consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.forgetLag(group);
       this.joinedGroups.add(group);
       this.crashed.delete(group);
     });
@@ -168,10 +177,23 @@ export class KafkaEventServer extends EventServer {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? MOST_PARTITIONS,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary }) => {
+      eachBatch: async ({
+        batch,
+        resolveOffset,
+        heartbeat,
+        isRunning,
+        isStale,
+        commitOffsetsIfNecessary,
+      }) => {
         const registration = byTopic.get(batch.topic);
         if (!registration) return;
         commitThroughGroup = commitOffsetsIfNecessary;
+        // The whole batch is lag until handled: a consumer stuck on it (a dependency away) shows it.
+        const first = batch.firstOffset();
+        if (first !== null) {
+          const beforeFirst = (BigInt(first) - 1n).toString();
+          this.recordLag(group, registration.topic.name, batch.partition, batch.highWatermark, beforeFirst);
+        }
         for (const messages of chunk(batch.messages, registration.maxBatchSize)) {
           if (!isRunning() || isStale() || this.stopping) return;
           try {
@@ -195,6 +217,7 @@ export class KafkaEventServer extends EventServer {
                       headers: deadLetterHeaders(source, partition, group, letter),
                     })),
                   });
+                  this.options.metrics?.deadLetters.inc({ topic: source }, letters.length);
                   this.log.warn({
                     msg: 'dead-lettered',
                     topic: source,
@@ -226,11 +249,42 @@ export class KafkaEventServer extends EventServer {
           await commits.submit([
             { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
           ]);
+          this.recordLag(group, registration.topic.name, batch.partition, batch.highWatermark, last);
           await heartbeat();
         }
       },
     });
     return consumer;
+  }
+
+  /**
+   * What the group has yet to consume on a partition after handling up to `lastOffset`, as of the
+   * fetch: kafkajs' high watermark is the broker's at fetch time, so the figure moves with fetches
+   * (a partition that receives nothing gets no batch, and no series, which means no lag).
+   */
+  private recordLag(
+    group: string,
+    topic: string,
+    partition: number,
+    highWatermark: string,
+    lastOffset: string,
+  ) {
+    if (!this.options.metrics) return;
+    const lag = BigInt(highWatermark) - BigInt(lastOffset) - 1n;
+    // A per-process group's name ends in this process's id: the label keeps the group's own name.
+    const labels = { group: group.replace(`.${this.instanceId}`, ''), topic, partition: String(partition) };
+    this.options.metrics.consumerLag.set(labels, Number(lag > 0n ? lag : 0n));
+    const series = this.lagSeries.get(group) ?? new Map();
+    series.set(`${topic}:${partition}`, labels);
+    this.lagSeries.set(group, series);
+  }
+
+  /** After a rebalance a member reports only the partitions it then holds (another member the rest). */
+  private forgetLag(group: string): void {
+    for (const labels of this.lagSeries.get(group)?.values() ?? []) {
+      this.options.metrics?.consumerLag.remove(labels);
+    }
+    this.lagSeries.delete(group);
   }
 
   async close(): Promise<void> {

@@ -99,6 +99,19 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     }
   }
 
+  /**
+   * Rows not yet relayed and the age of the oldest, for the metrics (read on scrape). Counted by the
+   * database's clock, as `created_at` is; a count of a large backlog scans it, which is what an
+   * operator wants to see then (an empty outbox is the normal state).
+   */
+  async backlog(): Promise<{ rows: number; oldestAgeSeconds: number }> {
+    const [row]: { rows: string; age: number | null }[] = await this.dataSource.query(
+      `SELECT count(*) AS rows, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+         FROM "${this.schema}".outbox`,
+    );
+    return { rows: Number(row.rows), oldestAgeSeconds: Math.max(0, row.age ?? 0) };
+  }
+
   onApplicationBootstrap(): void {
     this.running = true;
     this.loop = this.run();

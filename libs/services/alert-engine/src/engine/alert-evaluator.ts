@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AlertFiredV1, PositionReportedV1, Topics } from '@fleet/contracts';
 import { AddressResolver, StructuredAddress } from '@fleet/geo';
-import { BatchCoalescer, CompanyDirectory, InjectOutbox, Outbox } from '@fleet/platform';
+import { BatchCoalescer, CompanyDirectory, FleetMetrics, InjectOutbox, Outbox } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -80,6 +80,7 @@ export class AlertEvaluator {
     private readonly ruleSets: RuleSets,
     private readonly addresses: AddressResolver,
     private readonly companies: CompanyDirectory,
+    private readonly metrics: FleetMetrics,
   ) {}
 
   /**
@@ -93,7 +94,7 @@ export class AlertEvaluator {
   private async evaluate(events: readonly PositionReportedV1[]): Promise<void> {
     const byVehicle = byVehicleInFixOrder(events);
     const vehicleIds = [...byVehicle.keys()];
-    await this.dataSource.transaction(async (manager) => {
+    const outcome = await this.dataSource.transaction(async (manager) => {
       // Ordered, so that two transactions over overlapping vehicles (replicas during a rebalance)
       // lock in the same order and cannot deadlock.
       const rows: StateRow[] = await manager.query(
@@ -109,6 +110,7 @@ export class AlertEvaluator {
 
       const fired: Fired[] = [];
       const updates: StateUpdate[] = [];
+      let evaluated = 0;
       for (const [vehicleId, fixes] of byVehicle) {
         const stored = states.get(vehicleId);
         const vehicle = known.get(vehicleId);
@@ -129,6 +131,7 @@ export class AlertEvaluator {
           );
           memory = evaluation.memory;
           newest = fixTime;
+          evaluated++;
           for (const firing of evaluation.firings) {
             const configuration = rules.configurations.find((held) => held.id === firing.configurationId);
             if (configuration && vehicle)
@@ -138,17 +141,22 @@ export class AlertEvaluator {
         if (newest !== -Infinity && (!stored || newest > new Date(stored.newest_fix).getTime()))
           updates.push({ vehicleId, newestFix: new Date(newest), memory });
       }
-      if (fired.length > 0) await this.record(manager, fired);
+      const recordedTypes = fired.length > 0 ? await this.record(manager, fired) : [];
       if (updates.length > 0) await this.writeStates(manager, updates);
+      return { evaluated, recordedTypes };
     });
+    // Counted once committed: a transaction that failed is evaluated again with its redelivery.
+    this.metrics.alertPositionsEvaluated.inc(outcome.evaluated);
+    for (const type of outcome.recordedTypes) this.metrics.alertsFired.inc({ type: String(type) });
   }
 
   /**
    * Inserts the records in one statement and enqueues one fired-alert event per record inserted. A
    * record already there (same configuration, vehicle and fix time: a replica that evaluated the
-   * same fix during a rebalance) is skipped, and so is its event.
+   * same fix during a rebalance) is skipped, and so is its event. Resolves to the alert type of each
+   * record inserted.
    */
-  private async record(manager: EntityManager, fired: readonly Fired[]): Promise<void> {
+  private async record(manager: EntityManager, fired: readonly Fired[]): Promise<number[]> {
     const places = await this.placesOf(fired);
     const inserted: InsertedRecord[] = await manager.query(
       `INSERT INTO alerts.records
@@ -193,6 +201,7 @@ export class AlertEvaluator {
         payload: this.eventOf(item, recordId, address),
       })),
     );
+    return events.map(({ item }) => item.firing.alertTypeId);
   }
 
   private eventOf(item: Fired, recordId: number, address: StructuredAddress | null): AlertFiredV1 {

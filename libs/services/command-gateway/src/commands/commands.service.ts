@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
 import {
   CompanyDirectory,
+  FleetMetrics,
   InjectOutbox,
   Outbox,
   pagedRows,
@@ -82,6 +83,7 @@ export class CommandsService {
     @Inject(COMMAND_GATEWAY_CONFIG) private readonly config: CommandGatewayConfig,
     private readonly vehicles: CommandVehicles,
     private readonly companies: CompanyDirectory,
+    private readonly metrics: FleetMetrics,
   ) {}
 
   /**
@@ -97,7 +99,8 @@ export class CommandsService {
   ): Promise<SentCommand> {
     await this.vehicles.reachable(principal, vehicleId);
     const request = JSON.stringify({ vehicleId, ...parameters });
-    return this.dataSource.transaction(async (manager) => {
+    let superseded = 0;
+    const sent = await this.dataSource.transaction(async (manager) => {
       const commandId = randomUUID();
       if (idempotencyKey !== undefined) {
         const earlier = await this.claimKey(manager, principal.companyId, idempotencyKey, commandId, request);
@@ -105,11 +108,15 @@ export class CommandsService {
       }
       const createdAt = new Date();
       const expiresAt = new Date(createdAt.getTime() + this.config.ttlSeconds * 1000);
-      await manager.query(
-        `UPDATE commands.commands SET status = 'superseded', finished_at = $4, reason = $5
-          WHERE vehicle_id = $1 AND type = $2 AND status = 'queued' AND id <> $3`,
+      const [replaced]: { count: number }[] = await manager.query(
+        `WITH done AS (
+           UPDATE commands.commands SET status = 'superseded', finished_at = $4, reason = $5
+            WHERE vehicle_id = $1 AND type = $2 AND status = 'queued' AND id <> $3
+            RETURNING 1)
+         SELECT count(*)::integer AS count FROM done`,
         [vehicleId, parameters.type, commandId, createdAt, `superseded by command ${commandId}`],
       );
+      superseded = replaced.count;
       const [row]: CommandRow[] = await manager.query(
         `INSERT INTO commands.commands
            (id, company_id, vehicle_id, type, lock, engine_on, odometer_km, name, created_at, expires_at)
@@ -141,6 +148,10 @@ export class CommandsService {
       ]);
       return { command: viewOf(row), replayed: false };
     });
+    // Counted once committed, and a replayed request changed nothing.
+    if (!sent.replayed)
+      this.countTransitions([...Array<CommandStatus>(superseded).fill('superseded'), 'queued']);
+    return sent;
   }
 
   /** One command of a vehicle the token reaches, sent by a company within its reach; 404 otherwise. */
@@ -190,25 +201,44 @@ export class CommandsService {
    * of another vehicle changes nothing, so redelivered results are harmless.
    */
   async applyResults(results: readonly CommandResultV1[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    const entered = await this.dataSource.transaction(async (manager) => {
+      const statuses: CommandStatus[] = [];
       for (const result of results) {
-        if (result.status === 'sent') {
-          await manager.query(
-            `UPDATE commands.commands
-                SET status = 'sent', sent_at = LEAST(COALESCE(sent_at, $3), $3),
-                    last_sent_at = GREATEST(COALESCE(last_sent_at, $3), $3)
-              WHERE id = $1 AND vehicle_id = $2 AND status IN ('queued', 'sent')`,
-            [result.commandId, result.vehicleId, new Date(result.at)],
-          );
-        } else {
-          await manager.query(
-            `UPDATE commands.commands SET status = $3, finished_at = $4, reason = $5
-              WHERE id = $1 AND vehicle_id = $2 AND status IN ('queued', 'sent')`,
-            [result.commandId, result.vehicleId, result.status, new Date(result.at), result.reason ?? null],
-          );
-        }
+        // `waiting` is the row as it was (locked): a command sent again stays `sent`: no transition.
+        const [changed]: { entered: boolean }[] =
+          result.status === 'sent'
+            ? await manager.query(
+                `WITH waiting AS (
+                   SELECT id, status FROM commands.commands
+                    WHERE id = $1 AND vehicle_id = $2 AND status IN ('queued', 'sent') FOR UPDATE),
+                 done AS (
+                   UPDATE commands.commands c
+                      SET status = 'sent', sent_at = LEAST(COALESCE(sent_at, $3), $3),
+                          last_sent_at = GREATEST(COALESCE(last_sent_at, $3), $3)
+                     FROM waiting WHERE c.id = waiting.id
+                   RETURNING waiting.status = 'queued' AS entered)
+                 SELECT entered FROM done`,
+                [result.commandId, result.vehicleId, new Date(result.at)],
+              )
+            : await manager.query(
+                `WITH done AS (
+                   UPDATE commands.commands SET status = $3, finished_at = $4, reason = $5
+                    WHERE id = $1 AND vehicle_id = $2 AND status IN ('queued', 'sent')
+                   RETURNING true AS entered)
+                 SELECT entered FROM done`,
+                [
+                  result.commandId,
+                  result.vehicleId,
+                  result.status,
+                  new Date(result.at),
+                  result.reason ?? null,
+                ],
+              );
+        if (changed?.entered) statuses.push(result.status);
       }
+      return statuses;
     });
+    this.countTransitions(entered);
   }
 
   /** Marks every waiting command past its expiry `expired`; returns how many. */
@@ -221,7 +251,13 @@ export class CommandsService {
           RETURNING 1)
        SELECT count(*)::integer AS expired FROM done`,
     );
+    this.countTransitions(Array<CommandStatus>(expired).fill('expired'));
     return expired;
+  }
+
+  /** `fleet_commands_total`: one per command entering each status. */
+  private countTransitions(statuses: readonly CommandStatus[]): void {
+    for (const status of statuses) this.metrics.commands.inc({ status });
   }
 
   /** Forgets idempotency keys older than their window. */

@@ -6,6 +6,7 @@ import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { commandsAnswerBody } from '../commands/device-command-answer';
 import { DeviceCommandsService } from '../commands/device-commands.service';
 import { PositionIntakeService, RejectedReport } from '../positions/position-intake.service';
+import { PositionMetrics, rejectionReasonOf } from '../positions/position-metrics';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { OsmAndParseError, parseOsmAndFields, parseOsmAndJson } from './osmand-report';
 
@@ -29,6 +30,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
     private readonly intake: PositionIntakeService,
     private readonly commands: DeviceCommandsService,
     private readonly health: HealthRegistry,
+    private readonly positions: PositionMetrics,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
   ) {}
 
@@ -50,6 +52,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
     );
     server.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
       // Bodies that are not JSON or forms at all: the tracker's fault, never a 500.
+      this.positions.rejected('osmand', 'unparseable');
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
       void reply.code(status).type('text/plain').send(`bad request: ${error.message}`);
     });
@@ -57,6 +60,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
     server.addHook('onRequest', async (request, reply) => {
       // Before any parsing: a report from outside the operator's tracker networks is not even read.
       if (!networks.admits(request.socket.remoteAddress)) {
+        this.positions.rejected('osmand', 'source_not_allowed');
         return reply.code(403).type('text/plain').send('source address not allowed');
       }
     });
@@ -79,6 +83,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
 
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const json = (request.headers['content-type'] ?? '').includes('application/json');
+    let published = false;
     try {
       const report = json
         ? parseOsmAndJson(request.body)
@@ -90,6 +95,8 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       const {
         vehicleIds: [vehicleId],
       } = await this.intake.accept([report], { receivedAt });
+      published = true;
+      this.positions.accepted('osmand', 1);
       // Before the 200: a device that sees it may forget its outcome; after a 503 it reports it again.
       if (report.acknowledgement) {
         await this.commands.acknowledge(vehicleId, report.acknowledgement, receivedAt);
@@ -107,8 +114,10 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       }
     } catch (error) {
       if (error instanceof OsmAndParseError) {
+        this.positions.rejected('osmand', 'unparseable');
         void reply.code(400).type('text/plain').send(error.message);
       } else if (error instanceof RejectedReport) {
+        this.positions.rejected('osmand', rejectionReasonOf(error));
         const unknown = error.reason === 'unknown-device';
         void reply
           .code(unknown && json ? 404 : 400)
@@ -116,6 +125,8 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
           .send(unknown ? error.message : `${error.field}: ${error.message}`);
       } else {
         this.logger.error({ msg: 'OsmAnd report failed', err: error });
+        // A position the broker holds stays counted as accepted when only its commands failed.
+        if (!published) this.positions.rejected('osmand', 'unavailable');
         void reply.code(503).type('text/plain').send('temporarily unavailable, retry');
       }
     }

@@ -12,7 +12,8 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PositionBatchAccepted, PositionBatchDto } from './position-batch.dto';
 import { parseBatch } from './position-batch.parse';
-import { PositionIntakeService, RejectedReport } from './position-intake.service';
+import { NormalizedReport, PositionIntakeService, RejectedReport } from './position-intake.service';
+import { PositionMetrics, rejectionReasonOf } from './position-metrics';
 import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telemetry-ingest.exception';
 
 /**
@@ -31,6 +32,7 @@ export class PositionBatchController {
   constructor(
     private readonly intake: PositionIntakeService,
     private readonly companies: CompanyDirectory,
+    private readonly positions: PositionMetrics,
   ) {}
 
   @Post('positions')
@@ -50,19 +52,33 @@ export class PositionBatchController {
     @Body() body: object,
     @CurrentPrincipal() principal: Principal,
   ): Promise<PositionBatchAccepted> {
-    const reports = parseBatch(body);
+    const reports = this.parse(body);
     try {
       const { accepted } = await this.intake.accept(reports, {
         mayReport: (device) => this.reaches(principal, device.vehicleId, device.companyIds),
       });
+      this.positions.accepted('batch', accepted);
       return { accepted };
     } catch (error) {
       if (error instanceof RejectedReport) {
+        // All or nothing: every position of the batch was refused.
+        this.positions.rejected('batch', rejectionReasonOf(error), reports.length);
         throw new TelemetryIngestException(
           TelemetryIngestExceptionCode.InvalidPosition,
           `positions[${error.index}].${error.field}: ${error.message}`,
         );
       }
+      this.positions.rejected('batch', 'unavailable', reports.length);
+      throw error;
+    }
+  }
+
+  /** The batch's reports; a batch that cannot be parsed is counted as one unparseable position. */
+  private parse(body: object): NormalizedReport[] {
+    try {
+      return parseBatch(body);
+    } catch (error) {
+      this.positions.rejected('batch', 'unparseable');
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchCoalescer, CompanyDirectory } from '@fleet/platform';
+import { BatchCoalescer, CompanyDirectory, FleetMetrics } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -7,6 +7,7 @@ import { AttemptOutcome, WebhookSender } from '../sending/webhook-sender';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from '../webhook-dispatcher.config';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
 import { SecretBox } from '../webhooks/secret-box';
+import { AttemptLabel, attemptLabelOf } from './delivery-metrics';
 import { DeliveryPlanner } from './delivery-planner';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule';
 import { signatureOf } from './signature';
@@ -30,6 +31,8 @@ interface Claimed {
   body: string;
   /** Attempts recorded before this one. */
   attempts: number;
+  /** When the delivery was planned: the start of its delivery latency. */
+  createdAt: Date;
 }
 
 interface WebhookState {
@@ -95,6 +98,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(WEBHOOK_DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     private readonly companies: CompanyDirectory,
     private readonly secrets: SecretBox,
+    private readonly metrics: FleetMetrics,
     planner: DeliveryPlanner,
   ) {
     this.sender = new WebhookSender({
@@ -165,7 +169,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const saturated = [...this.endpoints.values()]
       .filter((endpoint) => endpoint.count >= this.config.maxPerEndpoint)
       .flatMap((endpoint) => [...endpoint.webhookIds.keys()]);
-    const rows: { id: string; webhook_id: number; body: string; attempts: number }[] =
+    const rows: { id: string; webhook_id: number; body: string; attempts: number; created_at: Date }[] =
       await this.dataSource.query(
         `WITH due AS (
            SELECT id FROM webhooks.deliveries
@@ -178,7 +182,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
          claimed AS (
            UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $3)
              FROM due WHERE d.id = due.id
-           RETURNING d.id, d.webhook_id, d.body, d.attempts)
+           RETURNING d.id, d.webhook_id, d.body, d.attempts, d.created_at)
          -- A SELECT, so that the driver answers rows (an UPDATE answers [rows, count]).
          SELECT * FROM claimed`,
         [limit, saturated, LEASE_SECONDS],
@@ -188,6 +192,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       webhookId: row.webhook_id,
       body: row.body,
       attempts: row.attempts,
+      createdAt: new Date(row.created_at),
     }));
   }
 
@@ -200,6 +205,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const webhook = webhooks.get(delivery.webhookId);
       const refusal = this.refusalOf(webhook);
       if (!webhook || refusal) {
+        this.count(!webhook || refusal?.status === 'cancelled' ? 'cancelled' : 'dropped');
         this.submitQuietly({ deliveryId: delivery.id, attempts: delivery.attempts, ...(refusal ?? DELETED) });
         continue;
       }
@@ -280,6 +286,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         },
       });
       result = resultOf(delivery, outcome, deliveryUuid, startedAt);
+      this.count(attemptLabelOf(outcome), outcome.kind === 'delivered' ? delivery.createdAt : undefined);
     } catch (error) {
       // The sender reports network and HTTP problems as outcomes; this is a secret that cannot be
       // opened (a changed WEBHOOK_SECRET_KEY) or a bug. Never retried blindly: recorded and logged.
@@ -288,6 +295,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         deliveryId: delivery.id,
         err: error,
       });
+      this.count('unsignable');
       result = {
         deliveryId: delivery.id,
         status: 'dropped',
@@ -306,6 +314,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // Look for it when it is due, rather than at the next poll.
       setTimeout(() => this.wake(), result.retryInMs + 20).unref();
     }
+  }
+
+  /** Counts an attempt (or the decision not to make one); a delivered one's latency since it was planned. */
+  private count(label: AttemptLabel, plannedAt?: Date): void {
+    this.metrics.webhookAttempts.inc({ outcome: label });
+    if (plannedAt)
+      this.metrics.webhookDeliveryLatency.observe(Math.max(0, Date.now() - plannedAt.getTime()) / 1000);
   }
 
   /** Writes results in one transaction: attempts appended, deliveries moved on (unless cancelled meanwhile). */
