@@ -20,7 +20,7 @@ async function main(): Promise<void> {
       'interval-ms': { type: 'string', default: '1000' },
       'steady-seconds': { type: 'string', default: '15' },
       'outage-seconds': { type: 'string', default: '10' },
-      'port-offset': { type: 'string', default: '34000' },
+      'port-offset': { type: 'string', default: '18000' },
     },
   });
   const started = Date.now();

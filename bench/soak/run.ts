@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       vehicles: { type: 'string', default: '2000' },
       'fast-every': { type: 'string', default: '200' },
       plot: { type: 'string', default: 'docs/images/soak.png' },
-      'port-offset': { type: 'string', default: '37000' },
+      'port-offset': { type: 'string', default: '19000' },
     },
   });
   const minutes = Number(values.minutes);

@@ -16,7 +16,7 @@ describe('faults under steady load (fast subset of npm run bench:faults)', () =>
       reportIntervalMs: 1_000,
       steadySeconds: 5,
       outageSeconds: 5,
-      portOffset: 35_500,
+      portOffset: 17_000,
       log: () => undefined,
     });
   }, 600_000);

@@ -21,7 +21,7 @@ describe('a rolling restart under load', () => {
       reportIntervalMs: 1_000,
       steadySeconds: 3,
       outageSeconds: 0,
-      portOffset: 36_600,
+      portOffset: 23_000,
       edgeReaders: 4,
       log: () => undefined,
     });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, processAlive, StackProcess, TestDatabase, waitFor } from '@fleet/testing';
 
 /** Far from the defaults and from the test broker (19092), so a developer's own stack can keep running. */
-const PORT_OFFSET = 31_000;
+const PORT_OFFSET = 21_000;
 
 interface Demo {
   baseUrl: string;

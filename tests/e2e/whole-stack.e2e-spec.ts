@@ -16,7 +16,7 @@ import {
 } from '@fleet/testing';
 
 const run = promisify(execFile);
-const PORT_OFFSET = 32_000;
+const PORT_OFFSET = 22_000;
 
 /** The admin CLI, as an operator runs it: what the interface has no route for (companies, keys, vehicles). */
 async function admin<T>(databaseUrl: string, ...args: string[]): Promise<T> {

@@ -18,7 +18,8 @@ Ctrl-C stops all of it.
 
   --replicas S=N,...   replicas per service, e.g. query-api=2,webhook-dispatcher=2 (default 1 each)
   --entry KIND         nginx | proxy | auto (default auto: nginx where installed, else the dev proxy)
-  --port-offset N      added to every port (services 3001-3006, entry 8080, trackers 5055, Kafka 9092)
+  --port-offset N      added to every port (services 3001-3006, entry 8080, trackers 5055, Kafka 9092);
+                       at most 23000, to stay below the ephemeral ports
   --data-dir DIR       secrets, logs, broker data, stack.json (default .data/stack)
   --no-demo            no demo tenant and no simulator
   --kafka-brokers H:P  use this broker instead of starting one
@@ -62,8 +63,10 @@ function readOptions(argv: string[]): StackOptions {
   }
   if (!['nginx', 'proxy', 'auto'].includes(values.entry))
     throw new StackError(`--entry must be nginx, proxy or auto, got "${values.entry}"`, EXIT_USAGE);
-  if (!/^\d{1,5}$/.test(values['port-offset']) || Number(values['port-offset']) > 50_000)
-    throw new StackError('--port-offset must be a whole number up to 50000', EXIT_USAGE);
+  // Below Linux's ephemeral range (32768 and up): a port there may be taken by an outgoing connection
+  // just when a restarted service needs it back.
+  if (!/^\d{1,5}$/.test(values['port-offset']) || Number(values['port-offset']) > 23_000)
+    throw new StackError('--port-offset must be a whole number up to 23000', EXIT_USAGE);
   return {
     replicas: parseReplicas(values.replicas),
     entry: values.entry as StackOptions['entry'],

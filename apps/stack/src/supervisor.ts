@@ -61,6 +61,7 @@ export class SupervisedProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    if (this.totalRestarts > 0) this.report({ process: this.spec.name, event: 'restarted', pid: child.pid });
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     this.exited = new Promise((resolve) =>

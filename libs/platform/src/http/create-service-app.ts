@@ -10,7 +10,6 @@ import { Logger as PinoLogger } from 'pino';
 import { isUnversioned } from '../auth/unversioned';
 import { HttpConfig, ServiceConfig } from '../config/service-config';
 import { installJsonLogging } from '../logging/logger';
-import { EventErrorFilter } from '../messaging/event-error.filter';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
 import { installHttpMetrics } from '../metrics/http-metrics';
@@ -192,9 +191,10 @@ export async function createServiceApp(
   if (options.openApiDocument) serveOpenApiDocument(app, options.openApiDocument);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
-  app
-    .connectMicroservice({ strategy: createEventServer(app, config.messaging) }, { inheritAppConfig: false })
-    .useGlobalFilters(new EventErrorFilter());
+  app.connectMicroservice(
+    { strategy: createEventServer(app, config.messaging) },
+    { inheritAppConfig: false },
+  );
   return app;
 }
 

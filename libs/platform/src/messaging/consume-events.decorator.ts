@@ -1,5 +1,7 @@
 import { TopicSpec } from '@fleet/contracts';
+import { applyDecorators, UseFilters } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
+import { EventErrorFilter } from './event-error.filter';
 
 export interface ConsumerOptions {
   /** Consumer group: every group gets every message; members of one group share the partitions. */
@@ -36,5 +38,10 @@ export function ConsumeEvents<T extends object>(
     maxBatchSize: options.maxBatchSize ?? 500,
     perProcess: options.perProcess ?? false,
   };
-  return EventPattern(topic.name, extras as unknown as Record<string, unknown>);
+  return applyDecorators(
+    EventPattern(topic.name, extras as unknown as Record<string, unknown>),
+    // On the handler itself: a hybrid app's microservice is initialised with the app, too early for
+    // global filters, and Nest's default filter would hide what failed.
+    UseFilters(EventErrorFilter),
+  );
 }

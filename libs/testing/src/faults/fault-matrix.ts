@@ -88,8 +88,8 @@ interface Phase {
 export async function runFaultMatrix(options: FaultMatrixOptions): Promise<FaultResult[]> {
   const { log } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-faults-'));
-  const postgres = await DedicatedPostgres.start(54_400 + (options.portOffset % 1000));
-  const redis = new DedicatedRedis(16_400 + (options.portOffset % 1000));
+  const postgres = await DedicatedPostgres.start(54_400 + Math.floor(options.portOffset / 1000));
+  const redis = new DedicatedRedis(16_400 + Math.floor(options.portOffset / 1000));
   await redis.start();
   const receiver = await WebhookReceiver.start();
   const pool = new Pool({ connectionString: postgres.url, max: 2 });
