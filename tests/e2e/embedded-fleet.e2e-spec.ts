@@ -350,7 +350,9 @@ describe('the embedded fleet app', () => {
         'database:alerts': 'up',
         'database:webhooks': 'up',
         'osmand-listener': 'up',
+        'jwt-key': 'up',
       },
+      info: { jwtKeyId: expect.stringMatching(/^[\w-]{16}$/) },
     });
     expect(postgresRunning(dataDir)).toBe(true);
     await expectDemoTenant(first.baseUrl, first.deviceUrl);

@@ -3,6 +3,7 @@ import { openApiDocument } from '@fleet/contracts';
 import { DeviceListener } from '@fleet/telemetry-ingest-service';
 import {
   createServiceApp,
+  HealthRegistry,
   installJsonLogging,
   loadConfigOrExit,
   onShutdownSignal,
@@ -34,7 +35,11 @@ async function main(): Promise<void> {
   const effective = database ? { ...config, database: { ...config.database, url: database.url } } : config;
 
   const app = await createServiceApp(effective, fleetModules(config), { openApiDocument });
-  stopApp = () => app.close();
+  stopApp = () => {
+    // As the distributed services do: readiness says 503 from the signal on.
+    app.get(HealthRegistry).beginShutdown();
+    return app.close();
+  };
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
   const baseUrl = `http://${host}:${config.http.port}`;
   // The demo tenant exists before the app reports ready: a newcomer's first request finds it.

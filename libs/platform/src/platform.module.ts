@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { CompanyDirectory, CompanyDirectoryConsumer } from './auth/company-directory';
+import { JwtKeyCheck } from './auth/jwt-key-id';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { RequestPipelineGuard } from './auth/request-pipeline.guard';
 import { ServiceConfig } from './config/service-config';
@@ -33,6 +34,7 @@ export class PlatformModule {
         { provide: SERVICE_CONFIG, useValue: config },
         CompanyDirectory,
         JwtStrategy,
+        JwtKeyCheck,
         { provide: APP_GUARD, useClass: RequestPipelineGuard },
       ],
       exports: [SERVICE_CONFIG, CompanyDirectory],

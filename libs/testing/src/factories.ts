@@ -43,7 +43,14 @@ export function companySnapshot(overrides: Partial<CompanySnapshotV1> = {}): Com
  */
 export function testAccessToken(
   companyId: number,
-  options: { actions?: string[]; vehicles?: number[] } = {},
+  options: {
+    actions?: string[];
+    vehicles?: number[];
+    /** Another signing key than the test secret (a service whose AUTH_JWT_SECRET differs). */
+    secret?: string;
+    /** The `kid` header auth sets (jwtKeyIdOf of its secret); none by default, as in older tokens. */
+    keyId?: string;
+  } = {},
 ) {
   return sign(
     {
@@ -54,7 +61,7 @@ export function testAccessToken(
       ...(options.actions ? { Actions: options.actions } : {}),
       ...(options.vehicles ? { Vehicles: options.vehicles } : {}),
     },
-    testJwtSecret,
-    { algorithm: 'HS256', expiresIn: 3600 },
+    options.secret ?? testJwtSecret,
+    { algorithm: 'HS256', expiresIn: 3600, ...(options.keyId ? { keyid: options.keyId } : {}) },
   );
 }

@@ -11,3 +11,4 @@ export * from './event-collector';
 export * from './stack-process';
 export * from './faults';
 export * from './prometheus-text';
+export { redisAnswers } from './jest/redis';

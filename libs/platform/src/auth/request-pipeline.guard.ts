@@ -9,6 +9,7 @@ import { SERVICE_CONFIG } from '../config/service-config.token';
 import { FleetMetrics } from '../metrics/fleet-metrics';
 import { RateLimitDecision, RateLimiter, rateLimitHeaders, RateLimitWindow } from '../rate-limit/rate-limit';
 import { CompanyDirectory } from './company-directory';
+import { JwtKeyCheck } from './jwt-key-id';
 import { bearerTokenOf } from './jwt.strategy';
 import { Principal } from './principal';
 import { PUBLIC_ROUTE, RATE_LIMIT_WINDOWS, REQUIRED_ACTION } from './route-metadata';
@@ -16,6 +17,9 @@ import { markUnversioned } from './unversioned';
 import { VerifiedTokens } from './verified-tokens';
 
 const BearerGuard = AuthGuard('jwt');
+
+/** At most one log line per interval about requests let through while the rate-limit store is down. */
+const UNLIMITED_LOG_INTERVAL_MS = 10_000;
 
 /**
  * The request pipeline of every authenticated route of every service, in the order the spec sets:
@@ -28,6 +32,9 @@ export class RequestPipelineGuard implements CanActivate {
   private readonly bearer = new BearerGuard();
   private readonly verified = new VerifiedTokens();
   private readonly logger = new Logger('RequestPipeline');
+  /** Requests let through unlimited since the last log line about it, and when that line was written. */
+  private unlimited = 0;
+  private unlimitedLoggedAt = 0;
 
   constructor(
     private readonly reflector: Reflector,
@@ -35,6 +42,7 @@ export class RequestPipelineGuard implements CanActivate {
     private readonly limiter: RateLimiter,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     private readonly metrics: FleetMetrics,
+    private readonly keyCheck: JwtKeyCheck,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -89,7 +97,20 @@ export class RequestPipelineGuard implements CanActivate {
     try {
       return await this.limiter.consume(key, windows);
     } catch (error) {
-      this.logger.error({ msg: 'rate-limit store unavailable; request not limited', err: error, requestId });
+      // One line per interval, with the count, not one per request: an outage under load would
+      // otherwise write thousands of identical lines a second.
+      this.unlimited++;
+      const now = Date.now();
+      if (now - this.unlimitedLoggedAt >= UNLIMITED_LOG_INTERVAL_MS) {
+        this.logger.error({
+          msg: 'rate-limit store unavailable; requests not limited',
+          requestsNotLimited: this.unlimited,
+          err: error,
+          requestId,
+        });
+        this.unlimited = 0;
+        this.unlimitedLoggedAt = now;
+      }
       return undefined;
     }
   }
@@ -108,11 +129,14 @@ export class RequestPipelineGuard implements CanActivate {
     try {
       await this.bearer.canActivate(context);
     } catch {
-      // Missing, malformed, wrongly signed, tampered or expired: all the same to the caller.
+      // Missing, malformed, wrongly signed, tampered or expired: all the same to the caller. The
+      // operator hears of a token signed with another key (AUTH_JWT_SECRET differs from auth's).
+      this.keyCheck.refused(token);
       markUnversioned(request);
       throw ApiException.invalidCredentials('The bearer token is missing, invalid or expired.');
     }
     const principal = request.user!;
+    this.keyCheck.accepted(token);
     if (token !== null) this.verified.remember(token, principal);
     return principal;
   }

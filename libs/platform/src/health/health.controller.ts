@@ -22,9 +22,9 @@ export class HealthController {
   @Get('ready')
   async ready(
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<{ status: string; checks: Record<string, string> }> {
-    const { ready, checks } = await this.registry.evaluate(2_000);
+  ): Promise<{ status: string; checks: Record<string, string>; info: Record<string, string> }> {
+    const { ready, status, checks, info } = await this.registry.evaluate(2_000);
     void reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not ready', checks };
+    return { status, checks, info };
   }
 }

@@ -5,31 +5,75 @@ export interface ReadinessCheck {
   name: string;
   /** Resolves when the dependency works; rejects (or times out) when it does not. */
   check(): Promise<void>;
+  /**
+   * Shown in the readiness body but never makes the service unready: for a dependency the service
+   * works without (Redis: rate limits fail open) or a finding a client could provoke (an unknown
+   * token key id), which must not take every replica out of the edge's rotation. The status then
+   * says `degraded`.
+   */
+  advisory?: boolean;
+}
+
+export type ReadinessStatus = 'ready' | 'degraded' | 'not ready' | 'shutting down';
+
+export interface Readiness {
+  ready: boolean;
+  status: ReadinessStatus;
+  checks: Record<string, string>;
+  /** Facts for the operator that are no check (this service's JWT key id). */
+  info: Record<string, string>;
 }
 
 /** Collects readiness checks from the modules that own each dependency. */
 @Injectable()
 export class HealthRegistry {
   private readonly checks: ReadinessCheck[] = [];
+  private shuttingDown = false;
+  private readonly info: Record<string, string> = {};
 
   register(check: ReadinessCheck): void {
     this.checks.push(check);
   }
 
-  async evaluate(timeoutMs: number): Promise<{ ready: boolean; checks: Record<string, string> }> {
+  /** Shown in every readiness answer under `info`: never a secret. */
+  setInfo(name: string, value: string): void {
+    this.info[name] = value;
+  }
+
+  /** From now on readiness is 503 `shutting down`, whatever the checks say (SIGTERM received). */
+  beginShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  get isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  async evaluate(timeoutMs: number): Promise<Readiness> {
+    if (this.shuttingDown)
+      return { ready: false, status: 'shutting down', checks: {}, info: { ...this.info } };
     const results = await Promise.all(
-      this.checks.map(async ({ name, check }) => {
+      this.checks.map(async ({ name, check, advisory }) => {
         try {
           await withTimeout(check(), timeoutMs, `${name} did not answer within ${timeoutMs} ms`);
-          return [name, 'up'] as const;
+          return { name, advisory, status: 'up' };
         } catch (error) {
-          return [name, `down: ${error instanceof Error ? error.message : String(error)}`] as const;
+          return {
+            name,
+            advisory,
+            status: `down: ${error instanceof Error ? error.message : String(error)}`,
+          };
         }
       }),
     );
+    const required = results.filter((result) => !result.advisory);
+    const ready = this.checks.length > 0 && required.every((result) => result.status === 'up');
+    const degraded = results.some((result) => result.advisory && result.status !== 'up');
     return {
-      ready: this.checks.length > 0 && results.every(([, status]) => status === 'up'),
-      checks: Object.fromEntries(results),
+      ready,
+      status: !ready ? 'not ready' : degraded ? 'degraded' : 'ready',
+      checks: Object.fromEntries(results.map(({ name, status }) => [name, status])),
+      info: { ...this.info },
     };
   }
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import { publicRoutes, RouteOwnership, toFrameworkPath } from '@fleet/contracts';
-import { ApiException, clientErrorResponse, GlobalExceptionFilter, sendHttpError } from '@fleet/errors';
+import { findPublicRoute, HttpMethod, publicRoutes, RouteOwnership, toFrameworkPath } from '@fleet/contracts';
+import {
+  ApiErrorRow,
+  ApiException,
+  clientErrorResponse,
+  GlobalExceptionFilter,
+  sendHttpError,
+} from '@fleet/errors';
 import { DynamicModule, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,6 +19,8 @@ import { installJsonLogging } from '../logging/logger';
 import { createEventServer } from '../messaging/messaging.module';
 import { PlatformModule } from '../platform.module';
 import { installHttpMetrics } from '../metrics/http-metrics';
+import { isAddressInUse, portInUse } from '../runtime/exit-codes';
+import { RouteDirectory } from '../runtime/lifecycle-config';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
 import { serveOpenApiDocument } from './openapi';
 import { createValidationPipe } from './validation';
@@ -76,10 +84,29 @@ export function withoutCredentials(url: string): string {
   return `${url.slice(0, query)}?${kept.join('&')}`;
 }
 
+/**
+ * The 404 of a public route this process does not serve, naming the service that does and where it
+ * is (SERVICE_URL_<NAME>): a newcomer calling a service directly, without the edge, learns where to go.
+ */
+export function notServedHere(
+  method: string,
+  path: string,
+  directory: RouteDirectory,
+): ApiException | undefined {
+  const route = findPublicRoute(method.toUpperCase() as HttpMethod, path.split('?', 1)[0]);
+  if (!route) return undefined;
+  return ApiException.of(
+    ApiErrorRow.NotFound,
+    `${route.method} ${route.path} is not served by this service: it is served by ${route.owner} ` +
+      `(${directory.serviceUrls[route.owner]}), or through the entry point ${directory.publicBaseUrl}.`,
+  );
+}
+
 function installRequestPipeline(
   app: NestFastifyApplication,
   logger: PinoLogger,
   routes: readonly RouteOwnership[],
+  directory: RouteDirectory | undefined,
 ): void {
   const sunsets = new Map(
     routes
@@ -102,6 +129,11 @@ function installRequestPipeline(
         reply,
       );
       return;
+    }
+    if (request.routeOptions.url === undefined && directory) {
+      // No route of this process matched: if another service owns it, say which.
+      const elsewhere = notServedHere(request.method, request.url, directory);
+      if (elsewhere) return sendHttpError(elsewhere, request, reply);
     }
     // Keyed by the route template Fastify matched: one lookup, no path matching per request.
     const sunsetAt = sunsets.get(`${request.method} ${request.routeOptions.url}`);
@@ -145,6 +177,8 @@ export interface ServiceAppOptions {
   routes?: readonly RouteOwnership[];
   /** Served at /v2/api/openapi.json with an interactive page at /v2/api/docs (by the route's owner). */
   openApiDocument?: Readonly<Record<string, unknown>>;
+  /** Owners' addresses for the 404 of a route served elsewhere, and the document's `servers`. */
+  routeDirectory?: RouteDirectory;
 }
 
 /**
@@ -170,6 +204,9 @@ export async function createServiceApp(
     http: { maxHeaderSize: PARSER_HEAD_LIMIT },
     // X-Forwarded-For is believed from these peers only (HTTP_TRUSTED_PROXIES), never from a client.
     trustProxy: trustProxyOf(config.http),
+    // While closing (SIGTERM), a request on a kept-alive connection is served (with Connection: close),
+    // not refused with Fastify's 503: the edge saw readiness turn 503 during the drain and stops sending.
+    return503OnClosing: false,
     // Errors of Fastify's router (a malformed percent-encoding, a path value over its limit) and of
     // Node's HTTP parser (a request line over its 64 kB) come before any filter: give them the same bodies.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
@@ -186,9 +223,12 @@ export async function createServiceApp(
   const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter);
   // Form fields of multipart bodies become body properties, like urlencoded ones (token routes accept both).
   await app.register(multipart, { attachFieldsToBody: 'keyValues' });
-  installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes);
+  installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes, options.routeDirectory);
   installHttpMetrics(app);
-  if (options.openApiDocument) serveOpenApiDocument(app, options.openApiDocument);
+  if (options.openApiDocument) {
+    const entryPoint = options.routeDirectory?.publicBaseUrl ?? `http://127.0.0.1:${config.http.port}`;
+    serveOpenApiDocument(app, { ...options.openApiDocument, servers: [{ url: entryPoint }] });
+  }
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   app.connectMicroservice(
@@ -202,6 +242,17 @@ export async function createServiceApp(
 export async function startServiceApp(app: NestFastifyApplication, config: ServiceConfig): Promise<void> {
   await app.init();
   await app.startAllMicroservices();
-  await app.listen({ port: config.http.port, host: config.http.host });
-  new Logger('Bootstrap').log({ msg: 'listening', url: await app.getUrl() });
+  try {
+    await app.listen({ port: config.http.port, host: config.http.host });
+  } catch (error) {
+    if (isAddressInUse(error)) throw portInUse('HTTP_PORT', config.http.host, config.http.port);
+    throw error;
+  }
+  // What is bound (0.0.0.0 is every interface), not a URL guessed from it.
+  const addresses = app
+    .getHttpAdapter()
+    .getInstance()
+    .addresses()
+    .map(({ address, family, port }) => (family === 'IPv6' ? `[${address}]:${port}` : `${address}:${port}`));
+  new Logger('Bootstrap').log({ msg: 'listening', addresses });
 }

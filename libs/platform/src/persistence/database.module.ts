@@ -6,8 +6,9 @@ import { SERVICE_CONFIG } from '../config/service-config.token';
 import { HealthRegistry } from '../health/health.registry';
 import { EventPublisher } from '../messaging/message';
 import { FleetMetrics } from '../metrics/fleet-metrics';
+import { ExitCodes, StartupError } from '../runtime/exit-codes';
 import { Outbox } from './outbox/outbox';
-import { migrateServiceSchema, dataSourceOptions, ServiceSchema } from './service-schema';
+import { dataSourceOptions, migrateServiceSchema, pendingMigrations, ServiceSchema } from './service-schema';
 
 /** Applies migrations before the service serves traffic (if configured) and reports the database's health. */
 function schemaLifecycle(definition: ServiceSchema) {
@@ -27,9 +28,25 @@ function schemaLifecycle(definition: ServiceSchema) {
     }
 
     async onModuleInit(): Promise<void> {
-      if (!this.config.database.migrateOnStart) return;
+      if (!this.config.database.migrateOnStart) return this.assertMigrated();
       const applied = await migrateServiceSchema(this.dataSource, definition);
       if (applied.length > 0) this.logger.log({ msg: 'migrations applied', migrations: applied });
+    }
+
+    /**
+     * With DB_MIGRATE_ON_START=false someone else migrates (a Job, the migrate command): a schema
+     * they have not migrated yet would fail later on "relation does not exist", so stop now and say how.
+     */
+    private async assertMigrated(): Promise<void> {
+      const pending = await pendingMigrations(this.dataSource, definition);
+      if (pending.length === 0) return;
+      const app = this.config.service;
+      throw new StartupError(
+        ExitCodes.config,
+        `migrations pending for schema "${definition.schema}": run \`node dist/apps/${app}/src/migrate.js\` ` +
+          '(or set DB_MIGRATE_ON_START=true)',
+        { setting: 'DB_MIGRATE_ON_START', schema: definition.schema, pending },
+      );
     }
   }
   return SchemaLifecycle;

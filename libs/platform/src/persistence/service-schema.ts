@@ -70,3 +70,23 @@ export async function migrateServiceSchema(
     await runner.release();
   }
 }
+
+/**
+ * The names of the migrations of `definition` not yet applied, read without writing anything (unlike
+ * TypeORM's `showMigrations`, which creates the migrations table, and fails when the schema is missing).
+ */
+export async function pendingMigrations(
+  dataSource: DataSource,
+  definition: ServiceSchema,
+): Promise<string[]> {
+  const known = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
+  const [{ table }] = (await dataSource.query('SELECT to_regclass($1) AS "table"', [
+    `"${definition.schema}".migrations`,
+  ])) as { table: string | null }[];
+  if (!table) return known;
+  const rows = (await dataSource.query(`SELECT name FROM "${definition.schema}".migrations`)) as {
+    name: string;
+  }[];
+  const applied = new Set(rows.map((row) => row.name));
+  return known.filter((name) => !applied.has(name));
+}

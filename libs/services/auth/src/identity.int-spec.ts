@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Actions } from '@fleet/contracts';
+import { jwtKeyIdOf } from '@fleet/platform';
 import { TestContext, testJwtSecret } from '@fleet/testing';
 import { sign } from 'jsonwebtoken';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -79,6 +80,9 @@ describe('identity: tokens, API keys, companies and the request pipeline', () =>
         .slice(0, 2)
         .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
       expect(header.alg).toBe('HS256');
+      // Names the signing key without revealing it, so that a service with another secret can say so.
+      expect(header.kid).toBe(jwtKeyIdOf(testJwtSecret));
+      expect(header.kid).not.toContain(testJwtSecret.slice(0, 8));
       expect(payload).toMatchObject({
         UserId: '0',
         CompanyId: String(ids.harbour),

@@ -117,10 +117,19 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     this.loop = this.run();
   }
 
+  /**
+   * Stops the relay loop, then relays once more what was committed up to now (the last requests and
+   * batches of a graceful stop), so that a stopping service leaves nothing for the next start.
+   */
   async onApplicationShutdown(): Promise<void> {
+    const wasRunning = this.running;
     this.running = false;
     this.wake();
     await this.loop;
+    if (!wasRunning) return;
+    await this.drain().catch((error: unknown) =>
+      this.logger.warn({ msg: 'last relay at shutdown failed; the next start relays the rest', err: error }),
+    );
   }
 
   wake(): void {

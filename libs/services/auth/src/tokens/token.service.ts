@@ -1,5 +1,5 @@
 import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
-import { claimsOf, Principal, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
+import { claimsOf, jwtKeyIdOf, Principal, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { sign } from 'jsonwebtoken';
@@ -115,12 +115,21 @@ export class TokenService {
 
   private key?: KeyObject;
 
+  private get keyId(): string {
+    this.kid ??= jwtKeyIdOf(this.serviceConfig.auth.jwtSecret);
+    return this.kid;
+  }
+
+  private kid?: string;
+
   private issue(principal: Principal): TokenResponse {
     try {
       const token = sign(claimsOf(principal), this.signingKey, {
         algorithm: 'HS256',
         expiresIn: this.config.tokenLifetimeSeconds,
         jwtid: randomUUID(),
+        // Names the key (never the secret) so that a service with another AUTH_JWT_SECRET can say so.
+        keyid: this.keyId,
       });
       return { access_token: token, token_type: 'bearer', expires_in: this.config.tokenLifetimeSeconds };
     } catch (error) {

@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
-import { HealthRegistry } from '@fleet/platform';
+import { HealthRegistry, isAddressInUse, portInUse } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { commandsAnswerBody } from '../commands/device-command-answer';
@@ -65,7 +65,14 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       }
     });
     server.all('/*', (request, reply) => this.handle(request, reply));
-    await server.listen({ host: this.config.device.host, port: this.config.device.port });
+    try {
+      await server.listen({ host: this.config.device.host, port: this.config.device.port });
+    } catch (error) {
+      await server.close();
+      if (isAddressInUse(error))
+        throw portInUse('INGEST_DEVICE_PORT', this.config.device.host, this.config.device.port);
+      throw error;
+    }
     this.server = server;
     this.health.register({
       name: 'osmand-listener',
@@ -73,7 +80,8 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
         if (!this.server) throw new Error('not listening');
       },
     });
-    this.logger.log({ msg: 'OsmAnd device port listening', port: this.port });
+    const addresses = server.addresses().map(({ address, port }) => `${address}:${port}`);
+    this.logger.log({ msg: 'OsmAnd device port listening', addresses });
   }
 
   async onApplicationShutdown(): Promise<void> {
