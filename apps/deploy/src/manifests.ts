@@ -1,6 +1,7 @@
 import { allServiceNames } from '@fleet/contracts';
 import { composeUpstreams, edgeRules, renderIngress, renderNginxConfig } from '@fleet/edge';
 import { overlayFiles } from './overlays';
+import { renderRouteMap } from './route-map';
 import { renderWorkload } from './workloads';
 
 /** The hand-written parts of k8s/base that the kustomization lists before the generated ones. */
@@ -38,6 +39,7 @@ export function generatedManifests(): Record<string, string> {
     // The compose stack's edge: nginx's own image runs it in the foreground, as root, with its paths.
     'docker/nginx/nginx.conf': renderNginxConfig({ upstreams: composeUpstreams(), listen: 8080, rules }),
     'k8s/base/ingress.yaml': renderIngress(rules),
+    'docs/route-map.md': renderRouteMap(),
     'k8s/base/kustomization.yaml': kustomization,
     ...workloadFiles,
     ...overlayFiles(),
