@@ -2,6 +2,7 @@ import { DynamicModule, Logger, Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, EnvReader } from '../config/env-reader';
 import { ServiceConfig } from '../config/service-config';
+import { flushTraces } from '../tracing/trace-context';
 import { createServiceApp, ServiceAppOptions, startServiceApp } from './create-service-app';
 
 /** sysexits' EX_CONFIG: orchestrators and humans can tell a bad setting from a crash. */
@@ -38,13 +39,15 @@ export function onShutdownSignal(cleanup: (signal: NodeJS.Signals) => Promise<vo
       logger.error({ msg: 'shutdown took too long; exiting', graceMs });
       process.exit(1);
     }, graceMs).unref();
-    cleanup(signal).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ msg: 'shutdown failed', err: error });
-        process.exit(1);
-      },
-    );
+    cleanup(signal)
+      .finally(flushTraces)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ msg: 'shutdown failed', err: error });
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchCoalescer, CompanyDirectory } from '@fleet/platform';
+import { BatchCoalescer, CompanyDirectory, inTraceOf } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -30,6 +30,8 @@ interface Claimed {
   body: string;
   /** Attempts recorded before this one. */
   attempts: number;
+  /** The trace the delivery was planned in: its attempts continue it. */
+  traceparent: string | null;
 }
 
 interface WebhookState {
@@ -165,9 +167,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const saturated = [...this.endpoints.values()]
       .filter((endpoint) => endpoint.count >= this.config.maxPerEndpoint)
       .flatMap((endpoint) => [...endpoint.webhookIds.keys()]);
-    const rows: { id: string; webhook_id: number; body: string; attempts: number }[] =
-      await this.dataSource.query(
-        `WITH due AS (
+    const rows: {
+      id: string;
+      webhook_id: number;
+      body: string;
+      attempts: number;
+      traceparent: string | null;
+    }[] = await this.dataSource.query(
+      `WITH due AS (
            SELECT id FROM webhooks.deliveries
             WHERE status = 'pending' AND next_attempt_at <= now()
               AND (lease_until IS NULL OR lease_until < now())
@@ -178,16 +185,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
          claimed AS (
            UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $3)
              FROM due WHERE d.id = due.id
-           RETURNING d.id, d.webhook_id, d.body, d.attempts)
+           RETURNING d.id, d.webhook_id, d.body, d.attempts, d.traceparent)
          -- A SELECT, so that the driver answers rows (an UPDATE answers [rows, count]).
          SELECT * FROM claimed`,
-        [limit, saturated, LEASE_SECONDS],
-      );
+      [limit, saturated, LEASE_SECONDS],
+    );
     return rows.map((row) => ({
       id: row.id,
       webhookId: row.webhook_id,
       body: row.body,
       attempts: row.attempts,
+      traceparent: row.traceparent,
     }));
   }
 
@@ -213,7 +221,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       slot.webhookIds.set(webhook.id, (slot.webhookIds.get(webhook.id) ?? 0) + 1);
       this.endpoints.set(endpoint, slot);
       this.inFlight += 1;
-      const attempt = this.attempt(delivery, webhook).finally(() => {
+      // In the delivery's own trace: the sender's HTTP span joins the trace of the alert it delivers.
+      const attempt = inTraceOf(delivery.traceparent, () => this.attempt(delivery, webhook)).finally(() => {
         this.inFlight -= 1;
         slot.count -= 1;
         const remaining = (slot.webhookIds.get(webhook.id) ?? 1) - 1;
