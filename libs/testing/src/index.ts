@@ -9,3 +9,4 @@ export * from './test-context';
 export * from './webhook-receiver';
 export * from './event-collector';
 export * from './stack-process';
+export * from './otlp-spans';

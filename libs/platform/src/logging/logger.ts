@@ -20,15 +20,14 @@ export function createRootLogger(service: string, level: LogLevel): Logger {
   });
 }
 
-const NO_TRACE = {};
-
 /**
  * `traceId` and `spanId` of the span active where the line is written, so that a log line leads to its
- * trace (docs/tracing.md). With tracing off the API has no active span and this adds nothing.
+ * trace (docs/tracing.md). With tracing off the API has no active span and this adds nothing. A new
+ * object each time: pino merges the line's own fields into what the mixin returns.
  */
 export function traceFields(): { traceId?: string; spanId?: string } {
   const span = trace.getActiveSpan();
-  if (!span) return NO_TRACE;
+  if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { traceId, spanId };
 }

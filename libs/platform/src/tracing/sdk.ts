@@ -10,6 +10,17 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { IncomingMessage } from 'node:http';
 import { onTraceFlush } from './trace-context';
 
+/**
+ * Query parameters that carry a credential, as the access log knows them (create-service-app.ts; not
+ * imported from there: this module loads before Nest, which the instrumentations must patch first).
+ */
+const CREDENTIAL_PARAMETER = /(^|&)(access_token|token|apikey|api_key|key|password|secret)=[^&]*/gi;
+
+/** A request's query string as a span may keep it: credential values replaced. */
+export function redactedQuery(query: string): string {
+  return query.replace(CREDENTIAL_PARAMETER, '$1$2=REDACTED');
+}
+
 /** Requests that are not work: probes and scrapes would otherwise be most of the traces. */
 const UNTRACED_PATHS = /^\/(health\/|metrics(\?|$))/;
 
@@ -30,6 +41,12 @@ export function startTracing(serviceName: string): void {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.test(request.url ?? ''),
+        // Spans leave the process: a token in a query string must not go with them.
+        requestHook: (span, request) => {
+          if (!(request instanceof IncomingMessage)) return;
+          const query = request.url?.split('?')[1];
+          if (query) span.setAttribute('url.query', redactedQuery(query));
+        },
       }),
       // Only queries made on behalf of traced work: the outbox relay's and the delivery worker's polls
       // run several times a second and would each be a trace of their own.

@@ -289,6 +289,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         },
       });
       result = resultOf(delivery, outcome, deliveryUuid, startedAt);
+      // In the delivery's trace: with tracing on, the line carries the traceId of the alert it delivers.
+      this.logger.debug({
+        msg: 'webhook attempt',
+        deliveryId: delivery.id,
+        status: result.status,
+        attempts: result.attempts,
+      });
     } catch (error) {
       // The sender reports network and HTTP problems as outcomes; this is a secret that cannot be
       // opened (a changed WEBHOOK_SECRET_KEY) or a bug. Never retried blindly: recorded and logged.
