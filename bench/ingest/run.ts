@@ -473,7 +473,13 @@ async function main(): Promise<void> {
         singleReportTrackers: TRACKERS,
         transport: EMBEDDED ? 'in-process (embedded app)' : 'kafka',
         tracing: sink
-          ? { on: true, otlpExports: sink.counts.exports, otlpMb: round(sink.counts.bytes / 2 ** 20) }
+          ? {
+              on: true,
+              sampler: process.env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
+              samplerArg: process.env.OTEL_TRACES_SAMPLER_ARG,
+              otlpExports: sink.counts.exports,
+              otlpMb: round(sink.counts.bytes / 2 ** 20),
+            }
           : { on: false },
         services: Object.keys(memory),
       },
