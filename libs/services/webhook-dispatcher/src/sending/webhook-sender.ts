@@ -275,7 +275,14 @@ export class WebhookSender {
     const withTrace = { ...headers, ...traceHeadersOf(traced) };
     return context
       .with(traced, () => this.exchangeUntraced(target, method, withTrace, body, deadline))
-      .then((exchange) => endClientSpan(span, exchange));
+      .then(
+        (exchange) => endClientSpan(span, exchange),
+        (error: unknown) => {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+          span.end();
+          throw error;
+        },
+      );
   }
 
   /** One request on the shared pool, its connection pinned to the target's checked addresses. */
@@ -316,7 +323,7 @@ export class WebhookSender {
 
 const TIMED_OUT = Symbol('timed out');
 
-/** Ends an exchange's client span with what came back (an exchange never rejects). */
+/** Ends an exchange's client span with what came back (an answer, or a failure described). */
 function endClientSpan(span: Span, exchange: Exchange): Exchange {
   if (exchange.statusCode !== undefined) span.setAttribute('http.response.status_code', exchange.statusCode);
   if (exchange.kind === 'error' || (exchange.statusCode ?? 0) >= 400)
