@@ -20,12 +20,18 @@
  * simulator). Its 1,000 vehicles are registered through query-api's registry (the admin CLI's way),
  * whose outbox the running app relays; no Kafka is started.
  *
- * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded]. Prints one JSON
- * document on stdout.
+ * `--tracing` turns OpenTelemetry on in the services (docs/tracing.md): they export every span by
+ * OTLP/HTTP to a sink this bench runs, which reads and discards them; the result counts what arrived.
+ * Without it, OTEL_EXPORTER_OTLP_ENDPOINT is unset for the services whatever the environment says.
+ *
+ * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded --tracing]. Prints
+ * one JSON document on stdout.
  */
 // First: the contracts' class-transformer decorators read design types when they are loaded.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
@@ -70,6 +76,32 @@ const SECONDS = numberFlag('seconds', 20);
 const WARMUP_SECONDS = numberFlag('warmup', 30);
 const TRACKERS = numberFlag('trackers', 64);
 const EMBEDDED = process.argv.includes('--embedded');
+const TRACING = process.argv.includes('--tracing');
+
+/** What the OTLP sink received: export requests and their bytes. */
+interface SinkCounts {
+  exports: number;
+  bytes: number;
+}
+
+/**
+ * A local OTLP/HTTP endpoint that accepts every export and keeps nothing: the services pay for
+ * creating, batching and sending their spans, as with a real collector, and no collector's CPU is
+ * counted. Sets OTEL_EXPORTER_OTLP_ENDPOINT for the services this bench starts.
+ */
+async function startTraceSink(): Promise<{ server: Server; counts: SinkCounts }> {
+  const counts: SinkCounts = { exports: 0, bytes: 0 };
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => (counts.bytes += chunk.length));
+    request.on('end', () => {
+      counts.exports += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, counts };
+}
 
 const imeiOf = (index: number) => `35${String(index).padStart(13, '0')}`;
 
@@ -254,6 +286,8 @@ async function embeddedSetup(): Promise<Setup> {
 
 async function main(): Promise<void> {
   const calibration = calibrate();
+  delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const sink = TRACING ? await startTraceSink() : undefined;
   const setup = EMBEDDED ? await embeddedSetup() : await distributedSetup();
   const { ingest, services } = setup;
   const pool = new Pool({ connectionString: setup.databaseUrl, max: 2 });
@@ -438,6 +472,15 @@ async function main(): Promise<void> {
         warmupSeconds: WARMUP_SECONDS,
         singleReportTrackers: TRACKERS,
         transport: EMBEDDED ? 'in-process (embedded app)' : 'kafka',
+        tracing: sink
+          ? {
+              on: true,
+              sampler: process.env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
+              samplerArg: process.env.OTEL_TRACES_SAMPLER_ARG,
+              otlpExports: sink.counts.exports,
+              otlpMb: round(sink.counts.bytes / 2 ** 20),
+            }
+          : { on: false },
         services: Object.keys(memory),
       },
       batch: {
@@ -487,6 +530,7 @@ async function main(): Promise<void> {
   } finally {
     await pool.end();
     await setup.stop();
+    sink?.server.close();
   }
 }
 

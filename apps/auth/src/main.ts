@@ -1,3 +1,4 @@
+import '@fleet/platform-tracing'; // first: patches http, pg and kafkajs before they load (when tracing is on)
 import 'reflect-metadata';
 import { AuthModule, readAuthServiceConfig } from '@fleet/auth-service';
 import { defaultHttpPorts, openApiDocument, ServiceNames } from '@fleet/contracts';

@@ -1,3 +1,4 @@
+import '@fleet/platform-tracing'; // first: patches http, pg and kafkajs before they load (when tracing is on)
 import 'reflect-metadata';
 import { defaultHttpPorts, ServiceNames } from '@fleet/contracts';
 import { readServiceConfig, runService } from '@fleet/platform';

@@ -9,6 +9,7 @@ export * from './config/env-reader';
 export * from './config/service-config';
 export * from './config/service-config.token';
 export * from './logging/logger';
+export * from './tracing/trace-context';
 export * from './health/health.registry';
 export * from './health/health.module';
 export * from './metrics/fleet-metrics';

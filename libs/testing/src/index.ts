@@ -12,3 +12,4 @@ export * from './stack-process';
 export * from './faults';
 export * from './prometheus-text';
 export { redisAnswers } from './jest/redis';
+export * from './otlp-spans';

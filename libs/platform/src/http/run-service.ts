@@ -7,6 +7,7 @@ import { installJsonLogging } from '../logging/logger';
 import { checkDependencies } from '../runtime/dependency-check';
 import { ExitCodes, StartupError } from '../runtime/exit-codes';
 import { LifecycleConfig, readLifecycleConfig, readRouteDirectory } from '../runtime/lifecycle-config';
+import { flushTraces } from '../tracing/trace-context';
 import { createServiceApp, ServiceAppOptions, startServiceApp } from './create-service-app';
 
 /** Reads and validates configuration; on a bad or missing setting, says which and exits 78. */
@@ -43,16 +44,18 @@ export function onShutdownSignal(cleanup: (signal: NodeJS.Signals) => Promise<vo
       logger.error({ msg: 'shutdown took too long; exiting', timeoutMs: graceMs });
       process.exit(ExitCodes.failure);
     }, graceMs).unref();
-    cleanup(signal).then(
-      () => {
-        logger.log({ msg: 'stopped' });
-        process.exit(ExitCodes.ok);
-      },
-      (error: unknown) => {
-        logger.error({ msg: 'shutdown failed', err: error });
-        process.exit(ExitCodes.failure);
-      },
-    );
+    cleanup(signal)
+      .finally(flushTraces)
+      .then(
+        () => {
+          logger.log({ msg: 'stopped' });
+          process.exit(ExitCodes.ok);
+        },
+        (error: unknown) => {
+          logger.error({ msg: 'shutdown failed', err: error });
+          process.exit(ExitCodes.failure);
+        },
+      );
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);

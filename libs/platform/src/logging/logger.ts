@@ -1,4 +1,5 @@
 import { Logger as NestLogger, LoggerService } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import pino, { Logger } from 'pino';
 import { LogLevel } from '../config/service-config';
 
@@ -15,7 +16,20 @@ export function createRootLogger(service: string, level: LogLevel): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     serializers: { err: serializeError },
+    mixin: traceFields,
   });
+}
+
+/**
+ * `traceId` and `spanId` of the span active where the line is written, so that a log line leads to its
+ * trace (docs/tracing.md). With tracing off the API has no active span and this adds nothing. A new
+ * object each time: pino merges the line's own fields into what the mixin returns.
+ */
+export function traceFields(): { traceId?: string; spanId?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
 }
 
 type PinoMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';

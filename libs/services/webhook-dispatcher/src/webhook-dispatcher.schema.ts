@@ -2,6 +2,7 @@ import { ServiceSchema } from '@fleet/platform';
 import { ProjectedConfiguration } from './configurations/projected-configuration.entity';
 import { Delivery, DeliveryAttempt } from './delivery/delivery.entity';
 import { CreateWebhooks1764600000000 } from './migrations/1764600000000-create-webhooks';
+import { DeliveryTraceparent1765100000000 } from './migrations/1765100000000-delivery-traceparent';
 import { Webhook, WebhookAlertLink } from './webhooks/webhook.entity';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
@@ -13,5 +14,5 @@ export const WEBHOOKS_SCHEMA = 'webhooks';
 export const webhooksSchema: ServiceSchema = {
   schema: WEBHOOKS_SCHEMA,
   entities: [Webhook, WebhookAlertLink, ProjectedConfiguration, Delivery, DeliveryAttempt],
-  migrations: [CreateWebhooks1764600000000],
+  migrations: [CreateWebhooks1764600000000, DeliveryTraceparent1765100000000],
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { allTopics, deadLetterTopicName } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
+import { SpanKind } from '@opentelemetry/api';
 import {
   Consumer,
   IHeaders,
@@ -15,7 +16,8 @@ import { FleetMetrics } from '../../metrics/fleet-metrics';
 import { BatchCoalescer } from '../batch-coalescer';
 import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
-import { MessageHeaders, RawMessage } from '../message';
+import { ConsumedEvent, MessageHeaders, RawMessage } from '../message';
+import { withContinuedSpan } from '../../tracing/trace-context';
 
 function headersToStrings(headers: IHeaders | undefined): MessageHeaders {
   const result: MessageHeaders = {};
@@ -51,6 +53,39 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;
+}
+
+/**
+ * Runs one handler call in a `process <topic>` span that continues the trace of its first traced
+ * event (the parent) and links the traces of the others: a handler takes the events of a chunk as one
+ * piece of work (often one transaction), so that work can have only one parent. What the handler
+ * writes or publishes then carries the trace onwards (docs/tracing.md). kafkajs' instrumentation
+ * opens its own `poll`/`process` spans for a batch, but as new traces that only link the producers.
+ */
+function inConsumeSpan(
+  group: string,
+  topic: string,
+  partition: number,
+  events: readonly ConsumedEvent<object>[],
+  handle: () => Promise<void>,
+): Promise<void> {
+  const traceparents = events.map((event) => event.headers.traceparent);
+  return withContinuedSpan(
+    {
+      name: `process ${topic}`,
+      kind: SpanKind.CONSUMER,
+      parent: traceparents.find(Boolean),
+      links: traceparents,
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': topic,
+        'messaging.destination.partition.id': String(partition),
+        'messaging.consumer.group.name': group,
+        'messaging.batch.message_count': events.length,
+      },
+    },
+    handle,
+  );
 }
 
 export interface KafkaEventServerOptions {
@@ -206,7 +241,10 @@ export class KafkaEventServer extends EventServer {
               {
                 topic: registration.topic,
                 group,
-                handle: (events) => registration.invoke(events, batch.partition),
+                handle: (events) =>
+                  inConsumeSpan(group, batch.topic, batch.partition, events, () =>
+                    registration.invoke(events, batch.partition),
+                  ),
                 deadLetter: async (source, partition, letters) => {
                   await this.producer.send({
                     topic: namespaced(this.options, deadLetterTopicName(source)),

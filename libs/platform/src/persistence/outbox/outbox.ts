@@ -2,6 +2,7 @@ import { encodeEvent, TopicSpec, topicByName } from '@fleet/contracts';
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner, TransactionCommitEvent } from 'typeorm';
 import { EventPublisher, OutgoingEvent } from '../../messaging/message';
+import { traceHeadersOf } from '../../tracing/trace-context';
 import { OutboxRow } from './outbox.schema';
 
 export interface OutboxOptions {
@@ -69,13 +70,18 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     return new Outbox(dataSource, schema, new RelayElsewhere(schema));
   }
 
-  /** Validates the events now (a bad payload fails the caller's transaction) and stores them with it. */
+  /**
+   * Validates the events now (a bad payload fails the caller's transaction) and stores them with it.
+   * With tracing on, each row keeps the `traceparent` of the work that wrote it (unless the event
+   * names its own) in its headers: the relay publishes the event in that trace (docs/tracing.md).
+   */
   async enqueue<T extends object>(
     manager: EntityManager,
     topic: TopicSpec<T>,
     events: readonly OutgoingEvent<T>[],
   ): Promise<void> {
     if (events.length === 0) return;
+    const trace = traceHeadersOf();
     await manager.query(
       `INSERT INTO "${this.schema}".outbox (topic, key, payload, headers)
        SELECT $1, key, payload, headers FROM unnest($2::text[], $3::jsonb[], $4::jsonb[]) AS e(key, payload, headers)`,
@@ -83,7 +89,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         topic.name,
         events.map((event) => event.key),
         events.map((event) => encodeEvent(topic, event.payload)),
-        events.map((event) => JSON.stringify(event.headers ?? {})),
+        events.map((event) => JSON.stringify({ ...trace, ...event.headers })),
       ],
     );
     // Publish as soon as the caller commits; a rollback leaves nothing to publish.

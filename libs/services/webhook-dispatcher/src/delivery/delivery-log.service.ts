@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { pagedRows, Slice } from '@fleet/platform';
+import { currentTraceparent, pagedRows, Slice } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -92,11 +92,12 @@ export class DeliveryLogService {
       await this.webhooks.rowOf(manager, companyId, webhookId, { lock: true });
       const rows: DeliveryRow[] = await manager.query(
         `INSERT INTO webhooks.deliveries
-           (id, webhook_id, alert_event_id, redelivery_of, configuration_id, alert_type_id, body, status, next_attempt_at)
-         SELECT $1, webhook_id, alert_event_id, id, configuration_id, alert_type_id, body, 'pending', now()
+           (id, webhook_id, alert_event_id, redelivery_of, configuration_id, alert_type_id, body, traceparent, status, next_attempt_at)
+         SELECT $1, webhook_id, alert_event_id, id, configuration_id, alert_type_id, body, $4, 'pending', now()
            FROM webhooks.deliveries WHERE id = $2 AND webhook_id = $3
          RETURNING ${DELIVERY_COLUMNS}`,
-        [randomUUID(), deliveryId, webhookId],
+        // A redelivery continues the trace of the request that asked for it.
+        [randomUUID(), deliveryId, webhookId, currentTraceparent()],
       );
       if (!rows.length) {
         throw new WebhookDispatcherException(

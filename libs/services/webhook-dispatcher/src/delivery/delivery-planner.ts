@@ -10,12 +10,19 @@ import { webhookBodyOf } from './webhook-payload';
 /** Fired alerts planned in one transaction at most. */
 const MAX_ALERTS_PER_TRANSACTION = 2_000;
 
+/** A fired alert to plan, with the `traceparent` of the event that brought it (null: not traced). */
+interface TracedAlert {
+  alert: AlertFiredV1;
+  traceparent: string | null;
+}
+
 /** A delivery about to be stored: one fired alert for one webhook. */
 interface PlannedDelivery {
   id: string;
   webhookId: number;
   alert: AlertFiredV1;
   body: string;
+  traceparent: string | null;
 }
 
 /**
@@ -33,7 +40,7 @@ interface PlannedDelivery {
  */
 @Injectable()
 export class DeliveryPlanner {
-  private readonly coalescer = new BatchCoalescer<AlertFiredV1>(
+  private readonly coalescer = new BatchCoalescer<TracedAlert>(
     (alerts) => this.plan(alerts),
     MAX_ALERTS_PER_TRANSACTION,
   );
@@ -49,12 +56,16 @@ export class DeliveryPlanner {
     this.onPlanned = listener;
   }
 
-  /** Plans deliveries for `alerts`; concurrent calls share one transaction and resolve once it committed. */
-  apply(alerts: readonly AlertFiredV1[]): Promise<void> {
-    return alerts.length === 0 ? Promise.resolve() : this.coalescer.submit(alerts);
+  /**
+   * Plans deliveries for `alerts`; concurrent calls share one transaction and resolve once it committed.
+   * `traceparents[i]` is the trace of `alerts[i]` (docs/tracing.md): stored with its deliveries.
+   */
+  apply(alerts: readonly AlertFiredV1[], traceparents: readonly (string | null)[] = []): Promise<void> {
+    if (alerts.length === 0) return Promise.resolve();
+    return this.coalescer.submit(alerts.map((alert, i) => ({ alert, traceparent: traceparents[i] ?? null })));
   }
 
-  private async plan(alerts: readonly AlertFiredV1[]): Promise<void> {
+  private async plan(alerts: readonly TracedAlert[]): Promise<void> {
     const stored = await this.dataSource.transaction(async (manager) => {
       const planned = await this.deliveriesOf(manager, alerts);
       return this.store(manager, planned);
@@ -64,8 +75,9 @@ export class DeliveryPlanner {
 
   private async deliveriesOf(
     manager: EntityManager,
-    alerts: readonly AlertFiredV1[],
+    traced: readonly TracedAlert[],
   ): Promise<PlannedDelivery[]> {
+    const alerts = traced.map(({ alert }) => alert);
     const linkedTypes = alerts.filter((alert) => isDeliveredToLinkedWebhooks(alert.alertTypeId));
     const globalTypes = alerts.filter((alert) => isDeliveredToGlobalWebhooks(alert.alertTypeId));
     const linked: { configuration_id: number; webhook_id: number; company_id: number }[] = linkedTypes.length
@@ -93,7 +105,7 @@ export class DeliveryPlanner {
     const planned: PlannedDelivery[] = [];
     // An alert delivered twice within one batch is planned once.
     const seen = new Set<string>();
-    for (const alert of alerts) {
+    for (const { alert, traceparent } of traced) {
       if (seen.has(alert.eventId)) continue;
       seen.add(alert.eventId);
       const body = webhookBodyOf(alert);
@@ -110,7 +122,7 @@ export class DeliveryPlanner {
       }
       for (const [webhookId, companyId] of targets) {
         if (this.companies.blockingAncestor(companyId)) continue;
-        planned.push({ id: randomUUID(), webhookId, alert, body });
+        planned.push({ id: randomUUID(), webhookId, alert, body, traceparent });
       }
     }
     return planned;
@@ -121,10 +133,10 @@ export class DeliveryPlanner {
     if (planned.length === 0) return 0;
     const inserted: unknown[] = await manager.query(
       `INSERT INTO webhooks.deliveries
-         (id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, status, next_attempt_at)
-       SELECT id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, 'pending', now()
-         FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::int[], $5::smallint[], $6::text[])
-           AS p(id, webhook_id, alert_event_id, configuration_id, alert_type_id, body)
+         (id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, traceparent, status, next_attempt_at)
+       SELECT id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, traceparent, 'pending', now()
+         FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::int[], $5::smallint[], $6::text[], $7::text[])
+           AS p(id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, traceparent)
        ON CONFLICT (alert_event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
        RETURNING id`,
       [
@@ -134,6 +146,7 @@ export class DeliveryPlanner {
         planned.map((delivery) => delivery.alert.configurationId),
         planned.map((delivery) => delivery.alert.alertTypeId),
         planned.map((delivery) => delivery.body),
+        planned.map((delivery) => delivery.traceparent),
       ],
     );
     return inserted.length;

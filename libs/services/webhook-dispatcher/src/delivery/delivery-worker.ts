@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchCoalescer, CompanyDirectory, FleetMetrics } from '@fleet/platform';
+import { BatchCoalescer, CompanyDirectory, FleetMetrics, inTraceOf } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -33,6 +33,8 @@ interface Claimed {
   attempts: number;
   /** When the delivery was planned: the start of its delivery latency. */
   createdAt: Date;
+  /** The trace the delivery was planned in: its attempts continue it. */
+  traceparent: string | null;
 }
 
 interface WebhookState {
@@ -169,9 +171,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const saturated = [...this.endpoints.values()]
       .filter((endpoint) => endpoint.count >= this.config.maxPerEndpoint)
       .flatMap((endpoint) => [...endpoint.webhookIds.keys()]);
-    const rows: { id: string; webhook_id: number; body: string; attempts: number; created_at: Date }[] =
-      await this.dataSource.query(
-        `WITH due AS (
+    const rows: {
+      id: string;
+      webhook_id: number;
+      body: string;
+      attempts: number;
+      created_at: Date;
+      traceparent: string | null;
+    }[] = await this.dataSource.query(
+      `WITH due AS (
            SELECT id FROM webhooks.deliveries
             WHERE status = 'pending' AND next_attempt_at <= now()
               AND (lease_until IS NULL OR lease_until < now())
@@ -182,17 +190,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
          claimed AS (
            UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $3)
              FROM due WHERE d.id = due.id
-           RETURNING d.id, d.webhook_id, d.body, d.attempts, d.created_at)
+           RETURNING d.id, d.webhook_id, d.body, d.attempts, d.created_at, d.traceparent)
          -- A SELECT, so that the driver answers rows (an UPDATE answers [rows, count]).
          SELECT * FROM claimed`,
-        [limit, saturated, LEASE_SECONDS],
-      );
+      [limit, saturated, LEASE_SECONDS],
+    );
     return rows.map((row) => ({
       id: row.id,
       webhookId: row.webhook_id,
       body: row.body,
       attempts: row.attempts,
       createdAt: new Date(row.created_at),
+      traceparent: row.traceparent,
     }));
   }
 
@@ -219,7 +228,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       slot.webhookIds.set(webhook.id, (slot.webhookIds.get(webhook.id) ?? 0) + 1);
       this.endpoints.set(endpoint, slot);
       this.inFlight += 1;
-      const attempt = this.attempt(delivery, webhook).finally(() => {
+      // In the delivery's own trace: the sender's HTTP span joins the trace of the alert it delivers.
+      const attempt = inTraceOf(delivery.traceparent, () => this.attempt(delivery, webhook)).finally(() => {
         this.inFlight -= 1;
         slot.count -= 1;
         const remaining = (slot.webhookIds.get(webhook.id) ?? 1) - 1;
@@ -287,6 +297,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       result = resultOf(delivery, outcome, deliveryUuid, startedAt);
       this.count(attemptLabelOf(outcome), outcome.kind === 'delivered' ? delivery.createdAt : undefined);
+      // In the delivery's trace: with tracing on, the line carries the traceId of the alert it delivers.
+      this.logger.debug({
+        msg: 'webhook attempt',
+        deliveryId: delivery.id,
+        status: result.status,
+        attempts: result.attempts,
+      });
     } catch (error) {
       // The sender reports network and HTTP problems as outcomes; this is a secret that cannot be
       // opened (a changed WEBHOOK_SECRET_KEY) or a bug. Never retried blindly: recorded and logged.

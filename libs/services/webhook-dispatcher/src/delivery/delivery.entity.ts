@@ -76,6 +76,10 @@ export class Delivery {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  /** The W3C `traceparent` of the fired alert's consumption: attempts continue that trace. Null with tracing off. */
+  @Column({ type: 'text', nullable: true })
+  traceparent!: string | null;
 }
 
 /** One attempt of a delivery, as the delivery log shows it. */

@@ -10,6 +10,10 @@ export class FiredAlertsConsumer {
 
   @ConsumeEvents(Topics.alertsFired, { group: ServiceNames.webhookDispatcher, maxBatchSize: 1_000 })
   async onFiredAlerts(@Payload() batch: EventBatch<AlertFiredV1>): Promise<void> {
-    await this.planner.apply(batch.events.map((event) => event.payload));
+    // Each alert with the trace its event carries: its deliveries continue that trace.
+    await this.planner.apply(
+      batch.events.map((event) => event.payload),
+      batch.events.map((event) => event.headers.traceparent ?? null),
+    );
   }
 }

@@ -1,5 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { performance } from 'node:perf_hooks';
+import { platformTracer, traceHeadersOf } from '@fleet/platform';
+import { context, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Agent } from 'undici';
 import { AddressPolicy } from './address-policy';
 import { PinnedLookup, RefusedAddressError } from './pinned-lookup';
@@ -249,8 +251,42 @@ export class WebhookSender {
     return { ok: true, target: check.target, deadline };
   }
 
+  /**
+   * One request in an HTTP client span (undici is not covered by the http instrumentation), with the
+   * span's `traceparent` sent along: the receiver may continue the trace. No-ops with tracing off.
+   */
+  private exchange(
+    target: CheckedTarget,
+    method: 'POST' | 'GET',
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+    deadline: Deadline,
+  ): Promise<Exchange> {
+    const span = platformTracer().startSpan(method, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': method,
+        // No query string: it may carry the receiver's own token.
+        'url.full': `${target.url.origin}${target.url.pathname}`,
+        'server.address': target.url.hostname,
+      },
+    });
+    const traced = trace.setSpan(context.active(), span);
+    const withTrace = { ...headers, ...traceHeadersOf(traced) };
+    return context
+      .with(traced, () => this.exchangeUntraced(target, method, withTrace, body, deadline))
+      .then(
+        (exchange) => endClientSpan(span, exchange),
+        (error: unknown) => {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+          span.end();
+          throw error;
+        },
+      );
+  }
+
   /** One request on the shared pool, its connection pinned to the target's checked addresses. */
-  private async exchange(
+  private async exchangeUntraced(
     target: CheckedTarget,
     method: 'POST' | 'GET',
     headers: Record<string, string>,
@@ -286,6 +322,18 @@ export class WebhookSender {
 }
 
 const TIMED_OUT = Symbol('timed out');
+
+/** Ends an exchange's client span with what came back (an answer, or a failure described). */
+function endClientSpan(span: Span, exchange: Exchange): Exchange {
+  if (exchange.statusCode !== undefined) span.setAttribute('http.response.status_code', exchange.statusCode);
+  if (exchange.kind === 'error' || (exchange.statusCode ?? 0) >= 400)
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: exchange.kind === 'error' ? exchange.error : undefined,
+    });
+  span.end();
+  return exchange;
+}
 
 /** A request's time limit: aborts its signal when `ms` have passed. */
 class Deadline {
