@@ -62,6 +62,10 @@ export interface FaultResult {
   deliveries: { due: number; received: number; lost: number; duplicates: number };
   /** Answers of 500 and above: on the tracker port (retried by the trackers) and through the edge (readers). */
   serverErrors: { trackerPort: number; edge: number };
+  /** Reports the trackers had to send again: any answer but 200, refused connections and timeouts included. */
+  trackerResends: number;
+  /** How long the dependency was away (stopped until started and answering again); 0 for a process fault. */
+  outageSeconds: number;
   /** From the fault (or, for an outage, the dependency's return) until every process is ready and a new report is stored. */
   recoverySeconds: number;
   /** Processes that ended during the phase (and were started again by the stack), by name. */
@@ -74,7 +78,9 @@ interface Phase {
   to: number;
   trackerErrorsBefore: number;
   trackerErrorsAfter: number;
+  trackerResends: number;
   edgeErrors: number;
+  outageSeconds: number;
   recoverySeconds: number;
   restarts: Record<string, number>;
 }
@@ -146,10 +152,13 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
       const from = Math.floor(Date.now() / 1000);
       const restartsBefore = restartCounts(stack);
       const trackerErrorsBefore = load.serverErrors();
+      const resendsBefore = load.refusedTotal();
       const edgeErrorsBefore = reader.serverErrors;
       await delay(options.steadySeconds * 1000);
       log(`fault: ${fault}`);
+      const injectedAt = Date.now();
       const recoveredFrom = await inject(fault, { stack, postgres, redis, dataDir, options });
+      const outageSeconds = fault.includes(':') ? 0 : (recoveredFrom - injectedAt) / 1000;
       const recoverySeconds = await measureRecovery(stack, pool, load, recoveredFrom);
       log(`  recovered in ${recoverySeconds.toFixed(1)} s`);
       await delay(options.steadySeconds * 1000);
@@ -159,7 +168,9 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
         to: Math.floor(Date.now() / 1000),
         trackerErrorsBefore,
         trackerErrorsAfter: load.serverErrors(),
+        trackerResends: load.refusedTotal() - resendsBefore,
         edgeErrors: reader.serverErrors - edgeErrorsBefore,
+        outageSeconds,
         recoverySeconds,
         restarts: Object.fromEntries(
           Object.entries(restartCounts(stack))
@@ -362,6 +373,7 @@ function resultOf(phase: Phase, accepted: AcceptedReport[], outcome: Outcome): F
       trackerPort: phase.trackerErrorsAfter - phase.trackerErrorsBefore,
       edge: phase.edgeErrors,
     },
+    outageSeconds: Math.round(phase.outageSeconds * 10) / 10,
     recoverySeconds: Math.round(phase.recoverySeconds * 10) / 10,
     restarts: phase.restarts,
   };

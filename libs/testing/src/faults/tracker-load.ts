@@ -42,6 +42,11 @@ export class TrackerLoad {
     await Promise.all(this.loops);
   }
 
+  /** Every report that was not answered 200 (any status, a refused connection, a timeout), so far. */
+  refusedTotal(): number {
+    return [...this.refusals.values()].reduce((sum, n) => sum + n, 0);
+  }
+
   /** The 5xx answers so far. */
   serverErrors(): number {
     return [...this.refusals.entries()]
