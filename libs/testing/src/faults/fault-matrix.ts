@@ -373,6 +373,7 @@ function resultOf(phase: Phase, accepted: AcceptedReport[], outcome: Outcome): F
       trackerPort: phase.trackerErrorsAfter - phase.trackerErrorsBefore,
       edge: phase.edgeErrors,
     },
+    trackerResends: phase.trackerResends,
     outageSeconds: Math.round(phase.outageSeconds * 10) / 10,
     recoverySeconds: Math.round(phase.recoverySeconds * 10) / 10,
     restarts: phase.restarts,
