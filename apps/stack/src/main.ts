@@ -79,6 +79,9 @@ function readOptions(argv: string[]): StackOptions {
   };
 }
 
+// Whoever read the events may be gone (a closed pipe): the stack must still stop what it started.
+process.stdout.on('error', () => undefined);
+
 /** Prints one JSON line per event on stdout: what a test or a supervisor of the stack reads. */
 const report = (event: Record<string, unknown>) =>
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
