@@ -110,6 +110,10 @@ export function renderNginxConfig(options: NginxConfigOptions): string {
     `access_log ${options.accessLog ?? 'off'};`,
     '# Bodies are limited by each service; the largest legitimate one is a batch of 1,000 positions.',
     'client_max_body_size 10m;',
+    // Bodies and answers stay in memory: no temporary files, which unprivileged workers could not
+    // write under a prefix made by root (the local stack) and which would only slow the edge down.
+    'client_body_buffer_size 10m;',
+    'proxy_max_temp_file_size 0;',
     ...renderTempPaths(options.prefix),
     '',
     renderUpstreams(options.upstreams),
