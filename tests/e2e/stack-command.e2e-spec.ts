@@ -91,5 +91,6 @@ describe('npm run stack', () => {
     expect(stack.events.map((event) => event.event)).toContain('stopped');
     expect(pids.concat(kafkaPid).filter(processAlive)).toEqual([]);
     await expect(fetch(entry)).rejects.toThrow();
-  });
+    // A build, a broker and eight processes: minutes on a loaded two-core machine.
+  }, 420_000);
 });

@@ -146,7 +146,7 @@ describe('the whole stack behind its edge', () => {
     });
     expect(tokenResponse.status).toBe(200);
     token = ((await tokenResponse.json()) as { access_token: string }).access_token;
-  });
+  }, 420_000);
 
   afterAll(async () => {
     await stack?.interrupt().catch(() => stack.kill());
@@ -225,7 +225,7 @@ describe('the whole stack behind its edge', () => {
     expect(score.body.distanceKm).toBeGreaterThan(0);
     expect((await call('GET', '/v2/api/battery-health')).status).toBe(200);
     expect((await call('GET', `/v2/api/vehicles/${vehicle.id}/engine-codes`)).status).toBe(200);
-  });
+  }, 300_000);
 
   /** Concrete values for a route's parameters: the test's company and vehicle, or an id that exists nowhere. */
   function concretePath(route: RouteOwnership): string {
@@ -268,5 +268,5 @@ describe('the whole stack behind its edge', () => {
         );
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 300_000);
 });

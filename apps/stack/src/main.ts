@@ -1,6 +1,6 @@
 // The contracts' event classes carry class-transformer decorators, which need the metadata polyfill.
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ServiceName } from '@fleet/contracts';
@@ -207,7 +207,9 @@ async function main(): Promise<void> {
       })),
       demo: demo && join(options.dataDir, 'demo-credentials.json'),
     };
-    writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
+    // Whole or not at all for a reader (a test, the fault matrix): written aside, then renamed.
+    writeFileSync(`${stateFile}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+    renameSync(`${stateFile}.tmp`, stateFile);
   }
 
   let stopping: Promise<void> | undefined;
