@@ -219,7 +219,9 @@ async function main(): Promise<void> {
           timestamp: new Date((startFix + round) * 1000).toISOString(),
           lat: 52 + vehicle / 10_000,
           lon: 13 + round / 10_000,
-          speedKmh: n % fastEvery === fastEvery - 1 ? 130 : 40,
+          // Each vehicle is fast for one report in every `fastEvery` of its own (not always the same
+          // vehicles): an overspeed episode that starts and ends, rate/fastEvery alerts a second.
+          speedKmh: (vehicle + round) % fastEvery === fastEvery - 1 ? 130 : 40,
         };
       });
       const started = performance.now();
