@@ -18,7 +18,13 @@ import { dataSourceOptions } from '@fleet/platform';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { DataSource } from 'typeorm';
 // The harness is test code, not built into dist/: ts-node compiles it from source.
-import { StackProcess, StackState, WebhookReceiver } from '../../libs/testing/src';
+import {
+  adminCli as admin,
+  apiKeyToken as token,
+  StackProcess,
+  StackState,
+  WebhookReceiver,
+} from '../../libs/testing/src';
 import { soakPlot } from './plot';
 
 const run = promisify(execFile);
@@ -73,29 +79,6 @@ async function scrape(url: string | undefined): Promise<string> {
   } catch {
     return '';
   }
-}
-
-async function admin<T>(databaseUrl: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '-r',
-      join(repoRoot, 'scripts/runtime-aliases.cjs'),
-      join(repoRoot, 'dist/apps/admin/src/main.js'),
-      ...args,
-    ],
-    { cwd: repoRoot, env: { ...process.env, DATABASE_URL: databaseUrl } },
-  );
-  return JSON.parse(stdout) as T;
-}
-
-async function token(edge: string, apiKey: string): Promise<string> {
-  const response = await fetch(`${edge}/v2/api/authentication/token/api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ apiKey }).toString(),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 async function main(): Promise<void> {

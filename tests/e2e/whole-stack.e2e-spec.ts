@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { AlertTypes, publicRoutes, RouteOwnership } from '@fleet/contracts';
 import {
+  adminTenant,
+  apiKeyToken,
   createTestDatabase,
-  repoRoot,
   StackProcess,
   StackState,
   TestDatabase,
@@ -15,23 +14,7 @@ import {
   WebhookReceiver,
 } from '@fleet/testing';
 
-const run = promisify(execFile);
 const PORT_OFFSET = 22_000;
-
-/** The admin CLI, as an operator runs it: what the interface has no route for (companies, keys, vehicles). */
-async function admin<T>(databaseUrl: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '-r',
-      join(repoRoot, 'scripts/runtime-aliases.cjs'),
-      join(repoRoot, 'dist/apps/admin/src/main.js'),
-      ...args,
-    ],
-    { cwd: repoRoot, env: { ...process.env, DATABASE_URL: databaseUrl } },
-  );
-  return JSON.parse(stdout) as T;
-}
 
 /**
  * The distributed mode as an operator runs it: every service its own process (two replicas of query-api
@@ -110,42 +93,10 @@ describe('the whole stack behind its edge', () => {
     state = stack.state();
     edge = state.entry!.url;
 
-    company = await admin(
-      database.url,
-      'companies:create',
-      '--name',
-      'Edge Freight',
-      '--time-zone',
-      'Europe/Berlin',
-    );
-    const key = await admin<{ key: string }>(
-      database.url,
-      'api-keys:create',
-      '--company',
-      String(company.id),
-    );
-    vehicles = [];
-    for (const index of [1, 2]) {
-      vehicles.push(
-        await admin(
-          database.url,
-          'vehicles:register',
-          '--name',
-          `Edge van ${index}`,
-          '--imei',
-          `86${String(index).padStart(13, '0')}`,
-          '--company',
-          String(company.id),
-        ),
-      );
-    }
-    const tokenResponse = await fetch(`${edge}/v2/api/authentication/token/api-key`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ apiKey: key.key }).toString(),
-    });
-    expect(tokenResponse.status).toBe(200);
-    token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const tenant = await adminTenant(database.url, { name: 'Edge Freight', vehicles: 2, imeiPrefix: '86' });
+    company = { id: tenant.companyId };
+    vehicles = tenant.vehicles;
+    token = await apiKeyToken(edge, tenant.apiKey);
   }, 420_000);
 
   afterAll(async () => {

@@ -13,3 +13,4 @@ export * from './faults';
 export * from './prometheus-text';
 export { redisAnswers } from './jest/redis';
 export * from './otlp-spans';
+export * from './stack-tenant';

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { AlertTypes, ServiceName } from '@fleet/contracts';
 import { Pool } from 'pg';
 import { repoRoot } from '../repo-root';
+import { adminTenant, apiKeyToken } from '../stack-tenant';
 import { StackProcess } from '../stack-process';
 import { WebhookReceiver } from '../webhook-receiver';
 import { DedicatedPostgres, DedicatedRedis } from './dependencies';
@@ -429,44 +430,12 @@ class EdgeReader {
   }
 }
 
-async function admin<T>(databaseUrl: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '-r',
-      join(repoRoot, 'scripts/runtime-aliases.cjs'),
-      join(repoRoot, 'dist/apps/admin/src/main.js'),
-      ...args,
-    ],
-    { cwd: repoRoot, env: { ...process.env, DATABASE_URL: databaseUrl } },
-  );
-  return JSON.parse(stdout) as T;
-}
-
 /** A company, its key, its vehicles (admin CLI); its overspeed rule and global webhook (through the edge). */
 async function createTenant(databaseUrl: string, edge: string, count: number, webhookUrl: string) {
-  const company = await admin<{ id: number }>(databaseUrl, 'companies:create', '--name', 'Fault Freight');
-  const key = await admin<{ key: string }>(databaseUrl, 'api-keys:create', '--company', String(company.id));
-  const vehicles: { id: number; imei: string }[] = [];
-  for (let index = 1; index <= count; index += 1)
-    vehicles.push(
-      await admin(
-        databaseUrl,
-        'vehicles:register',
-        '--name',
-        `Fault van ${index}`,
-        '--imei',
-        `87${String(index).padStart(13, '0')}`,
-        '--company',
-        String(company.id),
-      ),
-    );
-  const tokenResponse = await fetch(`${edge}/v2/api/authentication/token/api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ apiKey: key.key }).toString(),
-  });
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const tenant = await adminTenant(databaseUrl, { name: 'Fault Freight', vehicles: count, imeiPrefix: '87' });
+  const company = { id: tenant.companyId };
+  const vehicles = tenant.vehicles;
+  const token = await apiKeyToken(edge, tenant.apiKey);
   const post = (path: string, body: unknown) =>
     fetch(`${edge}${path}`, {
       method: 'POST',
