@@ -49,3 +49,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     process.stdout.write(`error ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }
+
+// stdin closed: the process that controls this one is gone; the server must not outlive it.
+await server.stop().catch(() => undefined);
+process.exit(0);

@@ -66,6 +66,8 @@ export class StackProcess {
       detached: true,
     });
     const stack = new StackProcess(child, dataDir);
+    // Nothing of the stack outlives the test process, whatever ends it (a timeout, an error).
+    process.once('exit', () => stack.kill());
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     void stack.exited.then((code) => (exitCode = code));
@@ -116,15 +118,32 @@ export class StackProcess {
     }
   }
 
-  /** SIGKILL to everything of the group that is left (a test's last resort in afterAll). */
+  /**
+   * SIGKILL to everything of the group that is left, and to the stack's broker, which runs in a
+   * session of its own (a test's last resort, also when the test process exits).
+   */
   kill(): void {
-    if (this.child.pid) {
+    const pids = [
+      this.child.pid ? -this.child.pid : undefined,
+      pidIn(join(this.dataDir, 'kafka', 'kafka.pid')),
+    ];
+    for (const pid of pids) {
+      if (pid === undefined) continue;
       try {
-        process.kill(-this.child.pid, 'SIGKILL');
+        process.kill(pid, 'SIGKILL');
       } catch {
         // Already gone.
       }
     }
+  }
+}
+
+function pidIn(file: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 

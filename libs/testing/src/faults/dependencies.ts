@@ -89,6 +89,8 @@ export class DedicatedRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
+    // Never outlives the run, whatever ends it.
+    process.once('exit', () => child.kill('SIGKILL'));
     const deadline = Date.now() + 10_000;
     while (!(await this.answers())) {
       if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
