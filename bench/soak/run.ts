@@ -25,6 +25,7 @@ import {
   StackState,
   WebhookReceiver,
 } from '../../libs/testing/src';
+import { percentile, round } from '../common/infra';
 import { soakPlot } from './plot';
 
 const run = promisify(execFile);
@@ -46,11 +47,15 @@ export interface SoakMinute {
   consumerLag: Record<string, number | null>;
 }
 
-const p99 = (values: number[]) => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] * 10) / 10;
-};
+const p99 = (values: number[]) =>
+  values.length === 0
+    ? null
+    : round(
+        percentile(
+          [...values].sort((a, b) => a - b),
+          99,
+        ),
+      );
 
 function rssMb(pid: number | undefined): number | null {
   if (!pid) return null;

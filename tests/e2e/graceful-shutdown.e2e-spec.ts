@@ -159,6 +159,28 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
     Number((await database.pool.query('SELECT count(*) AS n FROM query.positions')).rows[0].n);
 
   /** SIGTERMs `app` while `load` runs; returns the exit code, and when readiness turned 503 and the process ended. */
+  /**
+   * What every graceful stop under load must show: each accepted request answered 200, some after the
+   * signal (HTTP keeps serving during the drain), readiness 503 within 1.5 s of the signal and before
+   * the exit, exit 0 within SHUTDOWN_TIMEOUT_SECONDS.
+   */
+  function expectGracefulStop({
+    record,
+    exitCode,
+    signalledAt,
+    exitedAt,
+    first503,
+  }: Awaited<ReturnType<typeof stopUnderLoad>>): void {
+    expect(record.failures).toEqual([]);
+    expect(record.statuses.every((status) => status === 200)).toBe(true);
+    expect(record.answeredAfterSignal).toBeGreaterThan(0);
+    expect(exitCode).toBe(ExitCodes.ok);
+    expect(first503).toBeDefined();
+    expect(first503!).toBeLessThan(exitedAt);
+    expect(first503! - signalledAt).toBeLessThan(1_500);
+    expect(exitedAt - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_SECONDS * 1000);
+  }
+
   async function stopUnderLoad(
     app: AppProcess,
     load: (record: LoadRecord, done: () => boolean) => Promise<void>,
@@ -203,18 +225,11 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
     // Ingest learns the vehicles and the company from their topics (all or nothing per batch).
     await waitFor(async () => (await post()).status === 200, { description: 'ingest to know the fleet' });
 
-    const { record, exitCode, signalledAt, exitedAt, first503 } = await stopUnderLoad(ingest, (load, done) =>
-      Promise.all(Array.from({ length: 4 }, () => load.run(post, done))).then(() => undefined),
+    expectGracefulStop(
+      await stopUnderLoad(ingest, (load, done) =>
+        Promise.all(Array.from({ length: 4 }, () => load.run(post, done))).then(() => undefined),
+      ),
     );
-
-    expect(record.failures).toEqual([]);
-    expect(record.statuses.every((status) => status === 200)).toBe(true);
-    expect(record.answeredAfterSignal).toBeGreaterThan(0);
-    expect(exitCode).toBe(ExitCodes.ok);
-    expect(first503).toBeDefined();
-    expect(first503!).toBeLessThan(exitedAt);
-    expect(first503! - signalledAt).toBeLessThan(1_500);
-    expect(exitedAt - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_SECONDS * 1000);
     expect(ingest.logs()).toContain('"msg":"stopped"');
 
     // Everything accepted reaches query-api's store: nothing lost in the stop.
@@ -235,21 +250,11 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
       description: 'query-api to know the company',
     });
 
-    const { record, exitCode, signalledAt, exitedAt, first503 } = await stopUnderLoad(
-      queryApi,
-      (load, done) =>
+    expectGracefulStop(
+      await stopUnderLoad(queryApi, (load, done) =>
         Promise.all(Array.from({ length: 4 }, () => load.run(read, done))).then(() => undefined),
+      ),
     );
-
-    expect(record.failures).toEqual([]);
-    expect(record.statuses.every((status) => status === 200)).toBe(true);
-    // HTTP kept serving during the drain: answers came after the signal.
-    expect(record.answeredAfterSignal).toBeGreaterThan(0);
-    expect(exitCode).toBe(ExitCodes.ok);
-    expect(first503).toBeDefined();
-    expect(first503!).toBeLessThan(exitedAt);
-    expect(first503! - signalledAt).toBeLessThan(1_500);
-    expect(exitedAt - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_SECONDS * 1000);
   });
 
   it('exits 1, logged, when the stop outlasts SHUTDOWN_TIMEOUT_SECONDS (a request body that never ends)', async () => {

@@ -9,6 +9,7 @@ import { Pool } from 'pg';
 import { repoRoot } from '../repo-root';
 import { adminTenant, apiKeyToken } from '../stack-tenant';
 import { StackProcess } from '../stack-process';
+import { waitFor } from '../wait-for';
 import { WebhookReceiver } from '../webhook-receiver';
 import { DedicatedPostgres, DedicatedRedis } from './dependencies';
 import { AcceptedReport, TrackerLoad } from './tracker-load';
@@ -129,7 +130,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     log(`tenant ${tenant.companyId} with ${tenant.vehicles.length} vehicles`);
     // An hour back: apart from the fixes of the load, which start now.
     const warmUpFix = Math.floor(Date.now() / 1000) - 3600;
-    await waitUntil(
+    await waitFor(
       async () =>
         (
           await Promise.all(
@@ -140,8 +141,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
             ),
           )
         ).every((status) => status === 200),
-      120_000,
-      'telemetry-ingest to know every vehicle',
+      { timeoutMs: 120_000, intervalMs: 250, description: 'telemetry-ingest to know every vehicle' },
     );
 
     const load = new TrackerLoad(state.trackers, tenant.vehicles, options.reportIntervalMs);
@@ -214,13 +214,12 @@ async function inject(
     // Either way the stack starts it again, as an orchestrator would.
     process.kill(target.pid, kind === 'kill' ? 'SIGKILL' : 'SIGTERM');
     const since = Date.now();
-    await waitUntil(
+    await waitFor(
       () => {
         const now = stack.state().processes.find((process) => process.name === name);
         return now?.pid !== undefined && now.pid !== target.pid;
       },
-      120_000,
-      `${name} to be started again`,
+      { timeoutMs: 120_000, intervalMs: 250, description: `${name} to be started again` },
     );
     return since;
   }
@@ -252,7 +251,7 @@ async function measureRecovery(
   load: TrackerLoad,
   since: number,
 ): Promise<number> {
-  await waitUntil(
+  await waitFor(
     async () => {
       const urls = stack.state().processes.flatMap((process) => (process.url ? [process.url] : []));
       const ready = await Promise.all(
@@ -266,12 +265,11 @@ async function measureRecovery(
       if (!ready.every(Boolean)) return false;
       const probeFrom = Date.now();
       // A report accepted after readiness, then found in the history.
-      const fresh = await waitUntil(
+      const fresh = await waitFor(
         () => load.accepted.findLast((report) => report.fixTime * 1000 >= probeFrom - 1000),
-        30_000,
-        'a report accepted after recovery',
+        { timeoutMs: 30_000, intervalMs: 250, description: 'a report accepted after recovery' },
       );
-      return waitUntil(
+      return waitFor(
         async () =>
           (
             await pool
@@ -281,12 +279,10 @@ async function measureRecovery(
               ])
               .catch(() => ({ rowCount: 0 }))
           ).rowCount === 1,
-        60_000,
-        'the report to be stored',
+        { timeoutMs: 60_000, intervalMs: 250, description: 'the report to be stored' },
       );
     },
-    300_000,
-    'recovery',
+    { timeoutMs: 300_000, intervalMs: 250, description: 'recovery' },
   );
   return (Date.now() - since) / 1000;
 }
@@ -442,34 +438,19 @@ async function createTenant(databaseUrl: string, edge: string, count: number, we
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).then((response) => response.status);
-  await waitUntil(
+  await waitFor(
     async () =>
       (await post(`/v2/api/companies/${company.id}/alerts`, {
         name: 'Over 100 km/h',
         alertTypeId: AlertTypes.overspeed.id,
         settings: { maxSpeedKmh: 100, minDurationSeconds: 0 },
       })) === 201,
-    60_000,
-    'the alert configuration',
+    { timeoutMs: 60_000, intervalMs: 250, description: 'the alert configuration' },
   );
-  await waitUntil(
-    async () => (await post('/v2/api/webhooks', { url: webhookUrl, isGlobal: true })) === 201,
-    60_000,
-    'the webhook',
-  );
+  await waitFor(async () => (await post('/v2/api/webhooks', { url: webhookUrl, isGlobal: true })) === 201, {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+    description: 'the webhook',
+  });
   return { companyId: company.id, token, vehicles };
-}
-
-async function waitUntil<T>(
-  probe: () => Promise<T | false | undefined> | T | false | undefined,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== false && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(250);
-  }
 }
