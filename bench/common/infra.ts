@@ -144,6 +144,7 @@ export class ServiceProcess {
     { asDeployed = true }: { asDeployed?: boolean } = {},
   ): Promise<ServiceProcess> {
     const [port, devicePort] = [await freePort(), await freePort()];
+    const trackerPorts = { teltonika: await freePort(), gt06: await freePort() };
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
       TS_NODE_TRANSPILE_ONLY: '1',
@@ -151,6 +152,8 @@ export class ServiceProcess {
       ...env,
       HTTP_PORT: String(port),
       INGEST_DEVICE_PORT: String(devicePort),
+      INGEST_TELTONIKA_PORT: String(trackerPorts.teltonika),
+      INGEST_GT06_PORT: String(trackerPorts.gt06),
     };
     for (const [name, value] of Object.entries(childEnv)) if (value === '') delete childEnv[name];
     const child = spawn(

@@ -99,7 +99,9 @@ async function main(): Promise<void> {
 
   const ports = [
     ...plan.instances.map((instance) => ({ port: instance.httpPort, what: instance.name })),
-    { port: plan.devicePort, what: 'the tracker port' },
+    { port: plan.devicePort, what: 'the OsmAnd tracker port' },
+    { port: plan.teltonikaPort, what: 'the Teltonika tracker port' },
+    { port: plan.gt06Port, what: 'the GT06 tracker port' },
     { port: plan.entryPort, what: 'the entry point' },
   ];
   for (const { port, what } of ports)
@@ -167,6 +169,8 @@ async function main(): Promise<void> {
             HTTP_PORT: String(instance.httpPort),
             INGEST_DEVICE_HOST: '127.0.0.1',
             INGEST_DEVICE_PORT: String(plan.devicePort),
+            INGEST_TELTONIKA_PORT: String(plan.teltonikaPort),
+            INGEST_GT06_PORT: String(plan.gt06Port),
           },
           readyUrl: `http://127.0.0.1:${instance.httpPort}/health/ready`,
           logFile: logFileOf(options.dataDir, instance.name),
@@ -288,6 +292,7 @@ function printSummary(summary: {
     `  public interfaces (V2 /v2/api, V1 /api): ${summary.entryUrl}  (${summary.entryKind})`,
     `  interface document:                      ${summary.entryUrl}/v2/api/docs`,
     `  trackers (OsmAnd):                       http://127.0.0.1:${summary.plan.devicePort}`,
+    `  trackers (Teltonika TCP/UDP, GT06 TCP):  127.0.0.1:${summary.plan.teltonikaPort}, 127.0.0.1:${summary.plan.gt06Port}`,
     `  Kafka:                                   ${summary.kafkaBrokers}`,
     ...summary.plan.instances.map(
       (instance) =>

@@ -16,6 +16,7 @@ describe('the stack plan', () => {
     expect([plan.entryPort, plan.devicePort, plan.kafkaPort, plan.kafkaControllerPort]).toEqual([
       9080, 6055, 10092, 10093,
     ]);
+    expect([plan.teltonikaPort, plan.gt06Port]).toEqual([6027, 6023]);
   });
 
   it('refuses a second tracker port, unknown services and counts that are not numbers', () => {

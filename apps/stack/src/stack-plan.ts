@@ -46,6 +46,9 @@ export interface StackPlan {
   instances: StackInstance[];
   entryPort: number;
   devicePort: number;
+  /** telemetry-ingest's Teltonika (TCP and UDP) and GT06 ports. */
+  teltonikaPort: number;
+  gt06Port: number;
   kafkaPort: number;
   kafkaControllerPort: number;
 }
@@ -72,6 +75,8 @@ export function planStack(options: Pick<StackOptions, 'replicas' | 'portOffset'>
     instances,
     entryPort: 8080 + offset,
     devicePort,
+    teltonikaPort: 5027 + offset,
+    gt06Port: 5023 + offset,
     kafkaPort: 9092 + offset,
     kafkaControllerPort: 9093 + offset,
   };

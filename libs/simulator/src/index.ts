@@ -8,3 +8,4 @@ export * from './rest-history';
 export * from './road-network';
 export * from './simulated-vehicle';
 export * from './vehicle-battery';
+export { TeltonikaDevice, type TeltonikaDeviceOptions } from './teltonika-device';

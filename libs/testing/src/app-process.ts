@@ -20,6 +20,8 @@ export class AppProcess {
     private readonly child: ChildProcess,
     /** The OsmAnd port of apps that open one. */
     readonly deviceUrl: string,
+    /** The binary tracker ports of apps that open them (Teltonika TCP and UDP, GT06 TCP). */
+    readonly trackerPorts: { teltonika: number; gt06: number },
   ) {
     const collect = (chunk: Buffer) => {
       this.output.push(...chunk.toString().split('\n').filter(Boolean));
@@ -35,6 +37,10 @@ export class AppProcess {
     const port = env.HTTP_PORT ? Number(env.HTTP_PORT) : await freePort();
     // Apps with a tracker-facing port (telemetry-ingest, fleet) get a free one too, so tests never collide on 5055.
     const devicePort = env.INGEST_DEVICE_PORT ? Number(env.INGEST_DEVICE_PORT) : await freePort();
+    const trackerPorts = {
+      teltonika: env.INGEST_TELTONIKA_PORT ? Number(env.INGEST_TELTONIKA_PORT) : await freePort(),
+      gt06: env.INGEST_GT06_PORT ? Number(env.INGEST_GT06_PORT) : await freePort(),
+    };
     const child = spawn(
       process.execPath,
       ['-r', join(repoRoot, 'scripts/runtime-aliases.cjs'), join(repoRoot, `dist/apps/${app}/src/main.js`)],
@@ -43,14 +49,24 @@ export class AppProcess {
         env: {
           ...process.env,
           LOG_LEVEL: 'warn',
+          // As in TestContext: other features' tests move vehicles faster than the glitch rule allows.
+          INGEST_MAX_PLAUSIBLE_SPEED_KMH: '2000',
           ...env,
           HTTP_PORT: String(port),
           INGEST_DEVICE_PORT: String(devicePort),
+          INGEST_TELTONIKA_PORT: String(trackerPorts.teltonika),
+          INGEST_GT06_PORT: String(trackerPorts.gt06),
         },
         stdio: 'pipe',
       },
     );
-    const started = new AppProcess(app, `http://127.0.0.1:${port}`, child, `http://127.0.0.1:${devicePort}`);
+    const started = new AppProcess(
+      app,
+      `http://127.0.0.1:${port}`,
+      child,
+      `http://127.0.0.1:${devicePort}`,
+      trackerPorts,
+    );
     await started.waitUntilReady(readyTimeoutMs);
     return started;
   }

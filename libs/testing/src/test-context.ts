@@ -119,6 +119,11 @@ export class TestContext {
       MESSAGING_TRANSPORT: 'in-process',
       INGEST_DEVICE_HOST: '127.0.0.1',
       INGEST_DEVICE_PORT: '0',
+      INGEST_TELTONIKA_PORT: '0',
+      INGEST_GT06_PORT: '0',
+      // Tests of other features move vehicles between places in seconds; the glitch rule is tested
+      // at its production default (teltonika.int-spec.ts, fix-filter.spec.ts).
+      INGEST_MAX_PLAUSIBLE_SPEED_KMH: '2000',
       LOG_LEVEL: 'silent',
       ...options.env,
     });

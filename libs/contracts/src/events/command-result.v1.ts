@@ -24,6 +24,13 @@ export class CommandResultV1 {
   @IsInstantText()
   at!: string;
 
+  /** The device's own answer, when its protocol carries one (Teltonika Codec 12, GT06 0x15). */
+  @IsOptional()
+  @IsString()
+  @IsStorableText()
+  @Length(1, 500)
+  answer?: string;
+
   /** Why it failed, in words, when known. */
   @IsOptional()
   @IsString()

@@ -72,6 +72,9 @@ const candidates: Record<string, unknown[]> = {
   ],
   dtcCodes: [[], ['P0300', 'P0171'], [1], 'P0300', null, ['P0300', 'P\u00001']],
   doorLocked: [true, 'no'],
+  vin: ['WVWZZZ1JZXW000001', 'x'.repeat(33), 7, 'a\u0000b'],
+  deviceBatteryV: [4.1, 'low', null],
+  deviceEvents: [[], ['harshBraking', 'powerCut'], ['explosion'], 'sos', [1]],
   unknownField: ['dropped', 5],
 };
 

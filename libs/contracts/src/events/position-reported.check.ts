@@ -1,7 +1,7 @@
 import { isBoolean, isInt, isLatitude, isLongitude, isNumber, isUUID, maxLength } from 'class-validator';
 import { isInstantText } from '../instant';
 import { isStorableText } from '../text';
-import { PositionReportedV1 } from './position-reported.v1';
+import { deviceEventTypes, PositionReportedV1 } from './position-reported.v1';
 
 type Check = (value: unknown) => boolean;
 
@@ -97,6 +97,10 @@ const optional: Record<string, Check> = {
   rpm: atLeast(0),
   coolantTempC: number,
   driver: (value) => isStorableText(value) && maxLength(value, 128),
+  vin: (value) => isStorableText(value) && maxLength(value, 32),
+  deviceBatteryV: number,
+  deviceEvents: (value) =>
+    Array.isArray(value) && value.every((item) => (deviceEventTypes as readonly unknown[]).includes(item)),
   dtcCodes: (value) => Array.isArray(value) && value.every(isStorableText),
 };
 

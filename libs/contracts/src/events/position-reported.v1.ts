@@ -1,6 +1,7 @@
 import {
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsLatitude,
   IsLongitude,
@@ -14,6 +15,18 @@ import {
 } from 'class-validator';
 import { IsInstantText } from '../instant';
 import { IsStorableText } from '../text';
+
+/** Events a tracker reports it detected itself (Teltonika IO 252/253, GT06 alarm packets). */
+export const deviceEventTypes = [
+  'harshAcceleration',
+  'harshBraking',
+  'harshCornering',
+  'powerCut',
+  'sos',
+  'vibration',
+  'overspeed',
+] as const;
+export type DeviceEventType = (typeof deviceEventTypes)[number];
 
 /**
  * What a tracker measured at one fix, in the platform's units. Every reading is optional: trackers
@@ -157,6 +170,27 @@ export class PositionReadingsV1 {
   @IsStorableText()
   @MaxLength(128)
   driver?: string;
+
+  /** The vehicle's identification number, as the tracker read it from the vehicle (OBD, CAN). */
+  @IsOptional()
+  @IsString()
+  @IsStorableText()
+  @MaxLength(32)
+  vin?: string;
+
+  /** The tracker's own backup battery, volts. */
+  @IsOptional()
+  @IsNumber()
+  deviceBatteryV?: number;
+
+  /**
+   * Events the tracker itself detected at this fix (its accelerometer, its power input, its SOS
+   * button), which the alert engine takes where present instead of inferring them (docs/trackers.md).
+   */
+  @IsOptional()
+  @IsArray()
+  @IsIn(deviceEventTypes, { each: true })
+  deviceEvents?: DeviceEventType[];
 
   /** Active diagnostic trouble codes, e.g. `P0300`. */
   @IsOptional()

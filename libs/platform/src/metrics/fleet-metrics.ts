@@ -90,6 +90,22 @@ export class FleetMetrics {
     registers: [this.registry],
   });
 
+  readonly deviceConnections = new Gauge({
+    name: 'fleet_device_sessions',
+    help: 'Trackers with a live TCP session on this replica, by protocol (teltonika, gt06).',
+    labelNames: ['protocol'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deviceSessionsRefused = new Counter({
+    name: 'fleet_device_sessions_refused_total',
+    help:
+      'Tracker connections or logins refused, by protocol and reason (second_session: another live ' +
+      'session holds the IMEI; unknown_device; source_not_allowed; too_many_connections; throttled).',
+    labelNames: ['protocol', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly alertPositionsEvaluated = new Counter({
     name: 'fleet_alert_positions_evaluated_total',
     help: 'Positions evaluated against alert configurations (late fixes and redeliveries excluded).',

@@ -1,5 +1,6 @@
 import { defaultDevicePort } from '@fleet/contracts';
 import { EnvReader } from '@fleet/platform';
+import { DevicePortLimits } from './device-ports/tcp-device-port';
 import { SourceNetworks } from './osmand/source-networks';
 
 /** Settings of telemetry-ingest beyond the platform's (README, section Configuration). */
@@ -9,10 +10,22 @@ export interface TelemetryIngestConfig {
    * takes reports from (INGEST_DEVICE_ALLOWED_NETWORKS; empty: any, see docs/osmand.md).
    */
   device: { host: string; port: number; allowedNetworks: SourceNetworks };
-  /** Fixes further than this in the future are refused (a tracker with a wrong clock). */
+  /**
+   * The binary tracker ports (docs/trackers.md): Teltonika over TCP and UDP, GT06 over TCP, on the
+   * device host, with the limits every connection is held to.
+   */
+  trackers: { teltonikaPort: number; gt06Port: number; limits: DevicePortLimits };
+  /**
+   * Fixes further than this in the future are refused (a tracker with a wrong clock): such a fix would
+   * pin the last position and the alert state until its time came (docs/trackers.md, "Dirty data").
+   */
   maxFutureSkewSeconds: number;
+  /** A fix implying a faster drive than this from the vehicle's last accepted fix is a GPS glitch. */
+  maxPlausibleSpeedKmh: number;
   /** Fixes older than the position history kept (POSITIONS_RETENTION_DAYS, as query-api reads it) are refused. */
   retentionDays: number;
+  /** Unknown IMEIs one source address may name a minute before it is refused for the rest of it. */
+  unknownDevicesPerMinute: number;
   /** How long an IMEI lookup is remembered (a new or removed vehicle takes effect within this time). */
   deviceCacheSeconds: number;
   /**
@@ -35,8 +48,20 @@ export function readTelemetryIngestConfig(
       port: env.port('INGEST_DEVICE_PORT', defaultDevicePort),
       allowedNetworks: readSourceNetworks(env),
     },
-    maxFutureSkewSeconds: env.int('INGEST_MAX_FUTURE_SECONDS', 86_400, { min: 0 }),
+    trackers: {
+      teltonikaPort: env.port('INGEST_TELTONIKA_PORT', 5027),
+      gt06Port: env.port('INGEST_GT06_PORT', 5023),
+      limits: {
+        maxConnectionsPerAddress: env.int('INGEST_MAX_CONNECTIONS_PER_ADDRESS', 1_000, { min: 1 }),
+        idleSeconds: env.int('INGEST_DEVICE_IDLE_SECONDS', 600, { min: 5 }),
+        frameSeconds: env.int('INGEST_FRAME_SECONDS', 30, { min: 1 }),
+        maxFrameBytes: env.int('INGEST_MAX_FRAME_BYTES', 65_536, { min: 1_024, max: 16_777_216 }),
+      },
+    },
+    maxFutureSkewSeconds: env.int('INGEST_MAX_FUTURE_SECONDS', 300, { min: 0 }),
+    maxPlausibleSpeedKmh: env.int('INGEST_MAX_PLAUSIBLE_SPEED_KMH', 300, { min: 50, max: 2_000 }),
     retentionDays: env.int('POSITIONS_RETENTION_DAYS', 365, { min: 1 }),
+    unknownDevicesPerMinute: env.int('INGEST_UNKNOWN_DEVICES_PER_MINUTE', 20, { min: 1 }),
     deviceCacheSeconds: env.int('INGEST_DEVICE_CACHE_SECONDS', 5, { min: 0, max: 3600 }),
     commandResendSeconds: env.int('COMMAND_RESEND_SECONDS', 30, { min: 1, max: 86_400 }),
   };

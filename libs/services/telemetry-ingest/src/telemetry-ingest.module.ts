@@ -1,8 +1,13 @@
 import { DatabaseModule } from '@fleet/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { CommandNotifications } from './commands/command-notifications';
 import { CommandRequestsConsumer } from './commands/command-requests.consumer';
 import { DeviceCommandsService } from './commands/device-commands.service';
+import { ConnectedDevices } from './device-ports/connected-devices';
+import { DeviceGateway } from './device-ports/device-gateway';
+import { SourceThrottle } from './device-ports/source-throttle';
 import { DeviceDirectory } from './device-sessions/device-directory';
+import { DeviceSettingsService } from './device-settings/device-settings.service';
 import { VehicleSnapshotsConsumer } from './device-sessions/vehicle-snapshots.consumer';
 import { DeviceListener } from './osmand/device-listener';
 import { PositionBatchController } from './positions/position-batch.controller';
@@ -10,11 +15,14 @@ import { PositionIntakeService } from './positions/position-intake.service';
 import { PositionMetrics } from './positions/position-metrics';
 import { PositionSink } from './positions/position-sink';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from './telemetry-ingest.config';
+import { TeltonikaPort } from './teltonika/teltonika-port';
+import { Gt06Port } from './gt06/gt06-port';
 import { ingestSchema } from './telemetry-ingest.schema';
 
 /**
- * Device ingestion: the OsmAnd port and the batch endpoint, normalized into position events keyed by
- * vehicle; and device commands, handed out in the OsmAnd port's answers.
+ * Device ingestion: the tracker ports (OsmAnd over HTTP, Teltonika over TCP and UDP, GT06 over TCP)
+ * and the batch endpoint, normalized into position events keyed by vehicle; and device commands,
+ * handed out in the OsmAnd port's answers or written on a tracker's open connection.
  */
 @Module({})
 export class TelemetryIngestModule {
@@ -31,8 +39,15 @@ export class TelemetryIngestModule {
         PositionMetrics,
         DeviceCommandsService,
         DeviceListener,
+        DeviceSettingsService,
+        SourceThrottle,
+        ConnectedDevices,
+        DeviceGateway,
+        CommandNotifications,
+        TeltonikaPort,
+        Gt06Port,
       ],
-      exports: [DeviceListener],
+      exports: [DeviceListener, TeltonikaPort, Gt06Port],
     };
   }
 }

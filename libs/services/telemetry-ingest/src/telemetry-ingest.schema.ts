@@ -1,19 +1,22 @@
 import { ServiceSchema } from '@fleet/platform';
 import { DeviceCommand } from './commands/device-command.entity';
 import { DeviceSession } from './device-sessions/device-session.entity';
+import { DeviceSetting } from './device-settings/device-setting.entity';
 import { CreateDeviceSessions1763800000000 } from './migrations/1763800000000-create-device-sessions';
 import { DeviceSessionCompanies1764100000000 } from './migrations/1764100000000-device-session-companies';
 import { CreateDeviceCommands1764900000000 } from './migrations/1764900000000-create-device-commands';
+import { CreateDeviceSettings1765100000000 } from './migrations/1765100000000-create-device-settings';
 
 export const INGEST_SCHEMA = 'ingest';
 
 /** Tables owned by telemetry-ingest. */
 export const ingestSchema: ServiceSchema = {
   schema: INGEST_SCHEMA,
-  entities: [DeviceSession, DeviceCommand],
+  entities: [DeviceSession, DeviceCommand, DeviceSetting],
   migrations: [
     CreateDeviceSessions1763800000000,
     DeviceSessionCompanies1764100000000,
     CreateDeviceCommands1764900000000,
+    CreateDeviceSettings1765100000000,
   ],
 };

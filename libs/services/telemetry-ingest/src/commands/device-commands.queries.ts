@@ -62,3 +62,9 @@ export const DUE_VEHICLES = `
     AND (handed_at IS NULL OR handed_at < now() - make_interval(secs => $1))`;
 
 export const PRUNE_EXPIRED = `DELETE FROM ingest.device_commands WHERE expires_at <= now()`;
+
+/** The channel on which replicas announce vehicles with newly stored commands. */
+export const DUE_CHANNEL = 'ingest_device_commands';
+
+/** Announces the vehicles ($1: comma-separated ids) on DUE_CHANNEL; sent when the transaction commits. */
+export const NOTIFY_DUE = `SELECT pg_notify('${DUE_CHANNEL}', $1::text)`;

@@ -14,7 +14,14 @@ import { CommandAcknowledgement } from '../osmand/osmand-report';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 import { HandedCommand } from './device-command-answer';
 import { DeviceCommandType } from './device-command.entity';
-import { ACKNOWLEDGE, DUE_VEHICLES, HAND_OUT, PRUNE_EXPIRED, STORE_COMMAND } from './device-commands.queries';
+import {
+  ACKNOWLEDGE,
+  DUE_VEHICLES,
+  HAND_OUT,
+  NOTIFY_DUE,
+  PRUNE_EXPIRED,
+  STORE_COMMAND,
+} from './device-commands.queries';
 import { DueCommandVehicles } from './due-command-vehicles';
 
 /** The reason a `failed` result gives when the device reported `cmdstatus=failed`. */
@@ -38,6 +45,7 @@ interface HandedRow {
 export class DeviceCommandsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeviceCommandsService.name);
   private readonly due: DueCommandVehicles;
+  private readonly dueListeners: ((vehicleIds: readonly number[]) => void)[] = [];
 
   constructor(
     @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
@@ -54,7 +62,23 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
       pruneExpired: async () => {
         await this.dataSource.query(PRUNE_EXPIRED);
       },
+      becameDue: (vehicleIds) => {
+        for (const listener of this.dueListeners) listener(vehicleIds);
+      },
     });
+  }
+
+  /**
+   * Calls `listener` with vehicles that have commands due: stored by this replica, found by the periodic
+   * read, or announced by another replica (`markDue`). The tracker sessions hand them out at once.
+   */
+  onDue(listener: (vehicleIds: readonly number[]) => void): void {
+    this.dueListeners.push(listener);
+  }
+
+  /** Another replica stored commands for these vehicles (its notification on `ingest_device_commands`). */
+  markDue(vehicleIds: readonly number[]): void {
+    this.due.add(vehicleIds);
   }
 
   /** Knows what is due before the first report after a start is answered. */
@@ -88,6 +112,9 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
         ])) as { stored: number }[];
         if (row.stored > 0) stored.add(request.vehicleId);
       }
+      // Delivered at commit to every replica's listener (CommandNotifications): the one holding the
+      // device's connection hands the command out within milliseconds, not at its next periodic read.
+      if (stored.size > 0) await manager.query(NOTIFY_DUE, [[...stored].join(',')]);
     });
     this.due.add(stored);
   }
@@ -150,10 +177,14 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
       if (done === undefined) return;
       const result = { commandId: done.command_id, vehicleId, at: at.toISOString() };
       // Inside the transaction: if the result cannot be published, the command stays pending.
+      // A device's text may carry line breaks and NULs, which the result's text field refuses.
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+      const text = (acknowledgement.answer ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+      const answer = text ? { answer: text.slice(0, 500) } : {};
       await this.publishResults([
         acknowledgement.status === 'ok'
-          ? { ...result, status: 'acknowledged' }
-          : { ...result, status: 'failed', reason: DEVICE_FAILURE_REASON },
+          ? { ...result, ...answer, status: 'acknowledged' }
+          : { ...result, ...answer, status: 'failed', reason: acknowledgement.reason ?? DEVICE_FAILURE_REASON },
       ]);
     });
   }

@@ -11,6 +11,8 @@ export interface DueCommandsSource {
   dueVehicles(): Promise<number[]>;
   /** Deletes the commands that expired. */
   pruneExpired(): Promise<void>;
+  /** Told the vehicles found or added as due (a connected device can be handed them at once). */
+  becameDue?(vehicleIds: readonly number[]): void;
 }
 
 /**
@@ -44,10 +46,13 @@ export class DueCommandVehicles {
   }
 
   add(vehicleIds: Iterable<number>): void {
+    const added: number[] = [];
     for (const vehicleId of vehicleIds) {
       this.due.set(vehicleId, ++this.nextMark);
       this.addedDuringRefresh?.add(vehicleId);
+      added.push(vehicleId);
     }
+    if (added.length > 0) this.source.becameDue?.(added);
   }
 
   /** After a hand-out: nothing is due for the vehicle, unless a command was added since `mark`. */
@@ -69,6 +74,7 @@ export class DueCommandVehicles {
         if (mark !== undefined) due.set(vehicleId, mark);
       }
       this.due = due;
+      if (vehicleIds.length > 0) this.source.becameDue?.(vehicleIds);
       if (this.failing) this.logger.log({ msg: 'device command view readable again' });
       this.failing = false;
     } catch (error) {

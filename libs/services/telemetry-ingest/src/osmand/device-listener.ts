@@ -100,11 +100,16 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
             ...((request.body as Fields | undefined) ?? {}),
           });
       const receivedAt = new Date();
-      const {
-        vehicleIds: [vehicleId],
-      } = await this.intake.accept([report], { receivedAt });
+      const outcome = await this.intake.accept([report], { receivedAt });
       published = true;
-      this.positions.accepted('osmand', 1);
+      this.positions.outcome('osmand', outcome);
+      // A fix the dirty-data rules refused is answered 200 (sending it again changes nothing), but such
+      // a report settles and takes no command: it may not come from the vehicle (docs/trackers.md).
+      if (!outcome.published[0]) {
+        void reply.code(200).send();
+        return;
+      }
+      const [vehicleId] = outcome.vehicleIds;
       // Before the 200: a device that sees it may forget its outcome; after a 503 it reports it again.
       if (report.acknowledgement) {
         await this.commands.acknowledge(vehicleId, report.acknowledgement, receivedAt);

@@ -27,6 +27,10 @@ export interface CommandAcknowledgement {
   /** The command's id, lower-cased. */
   commandId: string;
   status: 'ok' | 'failed';
+  /** Why it failed, when known (a command the device's profile lacks). */
+  reason?: string;
+  /** The device's own answer text (Teltonika Codec 12, GT06 0x15). */
+  answer?: string;
 }
 
 /** A report the platform cannot use; `field` names the offending parameter or JSON path. */
@@ -326,10 +330,13 @@ export function parseOsmAndFields(fields: Record<string, string | string[] | und
   const id = lookup(idField);
   if (id === undefined) throw missing('id');
   const timestamp = lookup('timestamp');
+  const valid = lookup('valid');
   return {
     deviceId: parseDeviceId(id, idField),
     fixTime: timestamp === undefined ? undefined : parseTimestamp(timestamp, 'timestamp'),
     ...readCoordinates(lookup),
+    // The fix's own validity, as Traccar's OsmAnd decoder reads it: `valid=false` is not a position.
+    ...(valid === undefined ? {} : { valid: parseBoolean(valid, 'valid') }),
     readings: readReadings(lookup),
     ...optionalAcknowledgement(readAcknowledgement(lookup)),
   };

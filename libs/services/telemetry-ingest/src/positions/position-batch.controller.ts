@@ -54,11 +54,11 @@ export class PositionBatchController {
   ): Promise<PositionBatchAccepted> {
     const reports = this.parse(body);
     try {
-      const { accepted } = await this.intake.accept(reports, {
+      const outcome = await this.intake.accept(reports, {
         mayReport: (device) => this.reaches(principal, device.vehicleId, device.companyIds),
       });
-      this.positions.accepted('batch', accepted);
-      return { accepted };
+      this.positions.outcome('batch', outcome);
+      return { accepted: outcome.accepted, refused: reports.length - outcome.accepted };
     } catch (error) {
       if (error instanceof RejectedReport) {
         // All or nothing: every position of the batch was refused.

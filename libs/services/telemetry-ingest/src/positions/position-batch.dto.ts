@@ -1,4 +1,4 @@
-import { PositionReadingsV1 } from '@fleet/contracts';
+import { deviceEventTypes, PositionReadingsV1 } from '@fleet/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -71,6 +71,13 @@ const readingDocs: Record<
   rpm: { type: 'number', description: 'engine speed, revolutions per minute' },
   coolantTempC: { type: 'number', description: 'engine coolant temperature, °C' },
   driver: { type: 'string', description: 'driver identifier' },
+  vin: { type: 'string', description: 'vehicle identification number read by the tracker' },
+  deviceBatteryV: { type: 'number', description: "the tracker's own battery, volts" },
+  deviceEvents: {
+    type: 'string',
+    isArray: true,
+    description: `events the tracker detected itself: ${deviceEventTypes.join(', ')}`,
+  },
   dtcCodes: { type: 'string', isArray: true, description: 'active diagnostic trouble codes' },
 };
 for (const [property, doc] of Object.entries(readingDocs)) {
@@ -88,6 +95,14 @@ export class PositionBatchDto {
 }
 
 export class PositionBatchAccepted {
-  @ApiProperty({ type: 'integer', description: 'Positions accepted (the whole batch).' })
+  @ApiProperty({ type: 'integer', description: 'Positions published into the history.' })
   accepted!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Positions taken but kept out of the history by the dirty-data rules (GPS glitches, (0, 0) or ' +
+      'invalid fixes, duplicates; docs/trackers.md): sending them again changes nothing.',
+  })
+  refused!: number;
 }

@@ -3,6 +3,7 @@ import { checkPositionReported, PositionReadingsV1, PositionReportedV1 } from '@
 import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { DirtyFixReason, FixFilter } from './fix-filter';
 import { PositionSink } from './position-sink';
 
 /** A tracker report after protocol parsing, before it is tied to a vehicle. */
@@ -13,8 +14,13 @@ export interface NormalizedReport {
   fixTime?: Date;
   lat: number;
   lng: number;
+  /** The device's own validity flag for the fix, when its protocol has one. */
+  valid?: boolean;
   readings: PositionReadingsV1;
 }
+
+/** Why one report of a device's many was not published (counted per reason in the metrics). */
+export type RefusedFixReason = DirtyFixReason | 'future' | 'too_old' | 'invalid';
 
 /**
  * A report the platform refuses as a whole; `index` is its place in the request (0 for single reports),
@@ -22,7 +28,7 @@ export interface NormalizedReport {
  */
 export class RejectedReport extends Error {
   constructor(
-    readonly reason: 'unknown-device' | 'invalid',
+    readonly reason: 'unknown-device' | 'invalid' | 'future' | 'too_old',
     readonly index: number,
     readonly field: string,
     message: string,
@@ -42,49 +48,142 @@ export interface IntakeOptions {
   mayReport?: (device: RegisteredDevice) => boolean;
 }
 
-/** Turns accepted device reports into position events on the broker. */
+/** What became of the reports handed to the intake. */
+export interface IntakeOutcome {
+  /** Positions published. */
+  accepted: number;
+  /** Reports kept out of the history, by reason (docs/trackers.md, "Dirty data"). */
+  refused: Partial<Record<RefusedFixReason, number>>;
+  /** Per report, in order: whether it was published. */
+  published: boolean[];
+  /** Per report, in order: its vehicle (the reports that could be tied to one). */
+  vehicleIds: number[];
+}
+
+/**
+ * Turns device reports into position events on the broker, after the dirty-data rules (FixFilter):
+ * what they refuse is answered as taken, so that the device does not send it again, and never
+ * published.
+ */
 @Injectable()
 export class PositionIntakeService {
+  private readonly filter: FixFilter;
+
   constructor(
     private readonly directory: DeviceDirectory,
     private readonly sink: PositionSink,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
-  ) {}
+  ) {
+    this.filter = new FixFilter({ maxSpeedKmh: config.maxPlausibleSpeedKmh });
+  }
 
   /**
-   * All or nothing: if any report names an unknown device or is unusable, nothing is published and the
-   * first problem is thrown as a RejectedReport. Resolves only once the broker holds every event, so a
-   * 2xx to the device means the positions cannot be lost. `vehicleIds` are the reports' vehicles, in
-   * order.
+   * All or nothing (the OsmAnd port and the batch endpoint): if any report names an unknown device or is
+   * unusable, nothing is published and the first problem is thrown as a RejectedReport. Resolves only
+   * once the broker holds every published event, so a 2xx to the device means the positions cannot be
+   * lost.
    */
   async accept(
     reports: readonly NormalizedReport[],
     { receivedAt = new Date(), mayReport }: IntakeOptions = {},
-  ): Promise<{ accepted: number; vehicleIds: number[] }> {
+  ): Promise<IntakeOutcome> {
     const devices = await this.directory.resolve(reports.map((report) => report.deviceId));
-    const received = receivedAt.toISOString();
     const events: PositionReportedV1[] = reports.map((report, index) => {
       const device = devices.get(report.deviceId);
       if (device === undefined || (mayReport && !mayReport(device))) {
         throw new RejectedReport('unknown-device', index, 'deviceId', `unknown device "${report.deviceId}"`);
       }
-      const fixTime = report.fixTime ?? receivedAt;
-      this.checkFixTime(fixTime, receivedAt, index);
-      const event: PositionReportedV1 = {
-        ...report.readings,
-        eventId: randomUUID(),
-        vehicleId: device.vehicleId,
-        imei: report.deviceId,
-        fixTime: report.fixTime ? fixTime.toISOString() : received,
-        receivedAt: received,
-        lat: report.lat,
-        lng: report.lng,
-      };
-      this.checkEvent(event, index);
-      return event;
+      return this.toEvent(report, device.vehicleId, receivedAt, index);
     });
-    await this.sink.publish(events);
-    return { accepted: events.length, vehicleIds: events.map((event) => event.vehicleId) };
+    return this.publishPlausible(events, reports);
+  }
+
+  /**
+   * One device's reports (a tracker packet, already tied to its vehicle): each is judged on its own, and
+   * one that is unusable or dirty is refused alone. Resolves once the broker holds what was published;
+   * throws only when it could not (the device must send the packet again).
+   */
+  async acceptFromDevice(
+    vehicleId: number,
+    reports: readonly NormalizedReport[],
+    receivedAt = new Date(),
+  ): Promise<IntakeOutcome> {
+    const refused: IntakeOutcome['refused'] = {};
+    const usable: PositionReportedV1[] = [];
+    const usableReports: NormalizedReport[] = [];
+    reports.forEach((report, index) => {
+      try {
+        usable.push(this.toEvent(report, vehicleId, receivedAt, index));
+        usableReports.push(report);
+      } catch (error) {
+        if (!(error instanceof RejectedReport)) throw error;
+        const reason = error.reason === 'unknown-device' ? 'invalid' : error.reason;
+        refused[reason] = (refused[reason] ?? 0) + 1;
+      }
+    });
+    const outcome = await this.publishPlausible(usable, usableReports);
+    for (const [reason, count] of Object.entries(refused) as [RefusedFixReason, number][]) {
+      outcome.refused[reason] = (outcome.refused[reason] ?? 0) + count;
+    }
+    return outcome;
+  }
+
+  /**
+   * Publishes the events the FixFilter accepts, judged in fix-time order per call (a packet of records
+   * buffered offline may come newest first), and answers the verdicts in the reports' order.
+   */
+  private async publishPlausible(
+    events: readonly PositionReportedV1[],
+    reports: readonly NormalizedReport[],
+  ): Promise<IntakeOutcome> {
+    const order = events.map((_, index) => index);
+    order.sort((a, b) => Date.parse(events[a].fixTime) - Date.parse(events[b].fixTime));
+    const published = events.map(() => false);
+    const refused: IntakeOutcome['refused'] = {};
+    for (const index of order) {
+      const event = events[index];
+      const verdict = this.filter.judge({
+        vehicleId: event.vehicleId,
+        fixTimeMs: Date.parse(event.fixTime),
+        lat: event.lat,
+        lng: event.lng,
+        satellites: event.satellites,
+        valid: reports[index].valid,
+      });
+      if (verdict.accepted) published[index] = true;
+      else refused[verdict.reason] = (refused[verdict.reason] ?? 0) + 1;
+    }
+    const plausible = order.filter((index) => published[index]).map((index) => events[index]);
+    if (plausible.length > 0) await this.sink.publish(plausible);
+    return {
+      accepted: plausible.length,
+      refused,
+      published,
+      vehicleIds: events.map((event) => event.vehicleId),
+    };
+  }
+
+  /** The report as a position event of the vehicle; throws a RejectedReport when it is unusable. */
+  private toEvent(
+    report: NormalizedReport,
+    vehicleId: number,
+    receivedAt: Date,
+    index: number,
+  ): PositionReportedV1 {
+    const fixTime = report.fixTime ?? receivedAt;
+    this.checkFixTime(fixTime, receivedAt, index);
+    const event: PositionReportedV1 = {
+      ...report.readings,
+      eventId: randomUUID(),
+      vehicleId,
+      imei: report.deviceId,
+      fixTime: fixTime.toISOString(),
+      receivedAt: receivedAt.toISOString(),
+      lat: report.lat,
+      lng: report.lng,
+    };
+    this.checkEvent(event, index);
+    return event;
   }
 
   /**
@@ -95,11 +194,16 @@ export class PositionIntakeService {
   private checkFixTime(fixTime: Date, receivedAt: Date, index: number): void {
     const time = fixTime.getTime();
     if (time > receivedAt.getTime() + this.config.maxFutureSkewSeconds * 1000) {
-      throw new RejectedReport('invalid', index, 'timestamp', `${fixTime.toISOString()} is in the future`);
+      throw new RejectedReport(
+        'future',
+        index,
+        'timestamp',
+        `${fixTime.toISOString()} is in the future (more than ${this.config.maxFutureSkewSeconds} s ahead)`,
+      );
     }
     if (time < receivedAt.getTime() - this.config.retentionDays * 86_400_000) {
       throw new RejectedReport(
-        'invalid',
+        'too_old',
         index,
         'timestamp',
         `${fixTime.toISOString()} is older than the position history kept (${this.config.retentionDays} days)`,

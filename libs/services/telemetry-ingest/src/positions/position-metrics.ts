@@ -1,21 +1,30 @@
 import { FleetMetrics } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
-import { RejectedReport } from './position-intake.service';
+import { IntakeOutcome, RefusedFixReason, RejectedReport } from './position-intake.service';
 
-/** Where a position came in: the trackers' OsmAnd port or the integrators' batch route. */
-export type PositionSource = 'osmand' | 'batch';
+/**
+ * Where a position came in: the trackers' ports (OsmAnd over HTTP, Teltonika over TCP or UDP, GT06 over
+ * TCP) or the integrators' batch route.
+ */
+export type PositionSource = 'osmand' | 'batch' | 'teltonika' | 'gt06';
 
 /**
  * Why positions were refused, a fixed set so that the metric's series stay few: the report could not
  * be parsed, its device is unknown (or not the caller's), a field is out of range, the sender's
- * address is outside the tracker networks, or the broker could not take it (503).
+ * address is outside the tracker networks, or the broker could not take it (503); and the dirty-data
+ * rules' reasons (a fix in the future or older than the history kept, at (0, 0), flagged invalid,
+ * without satellites, implying an impossible speed, or a duplicate).
  */
 export type RejectionReason =
-  'unparseable' | 'unknown_device' | 'invalid' | 'source_not_allowed' | 'unavailable';
+  | 'unparseable'
+  | 'unknown_device'
+  | 'source_not_allowed'
+  | 'unavailable'
+  | RefusedFixReason;
 
 /** The reason label of a report the intake refused. */
 export function rejectionReasonOf(error: RejectedReport): RejectionReason {
-  return error.reason === 'unknown-device' ? 'unknown_device' : 'invalid';
+  return error.reason === 'unknown-device' ? 'unknown_device' : error.reason;
 }
 
 /** Counts accepted and refused positions by source (and reason) into the service's metrics. */
@@ -29,5 +38,13 @@ export class PositionMetrics {
 
   rejected(source: PositionSource, reason: RejectionReason, count = 1): void {
     this.metrics.positionsRejected.inc({ source, reason }, count);
+  }
+
+  /** Counts what the intake published and what its rules refused. */
+  outcome(source: PositionSource, outcome: IntakeOutcome): void {
+    if (outcome.accepted > 0) this.accepted(source, outcome.accepted);
+    for (const [reason, count] of Object.entries(outcome.refused) as [RefusedFixReason, number][]) {
+      this.rejected(source, reason, count);
+    }
   }
 }

@@ -1,0 +1,119 @@
+import { TeltonikaError, type TeltonikaErrorReason } from './teltonika-error';
+
+/** Refuses what a fixed-width field cannot hold, as a TeltonikaError rather than a silently wrapped write. */
+export function checkInteger(
+  value: number,
+  min: number,
+  max: number,
+  field: string,
+  reason: TeltonikaErrorReason = 'malformed',
+): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new TeltonikaError(reason, `${field} must be an integer in ${min}..${max}, got ${value}`);
+  }
+}
+
+export const hex = (value: number): string => `0x${value.toString(16).padStart(2, '0').toUpperCase()}`;
+
+/**
+ * Big-endian reads over one frame. Every read checks the length first, so a short or lying frame surfaces
+ * as TeltonikaError 'truncated' and never as Buffer's RangeError.
+ */
+export class ByteReader {
+  private offset = 0;
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly what: string,
+  ) {}
+
+  get remaining(): number {
+    return this.buf.length - this.offset;
+  }
+
+  u8(): number {
+    return this.buf.readUInt8(this.take(1));
+  }
+
+  u16(): number {
+    return this.buf.readUInt16BE(this.take(2));
+  }
+
+  u32(): number {
+    return this.buf.readUInt32BE(this.take(4));
+  }
+
+  uint(width: 1 | 2 | 4): number {
+    return this.buf.readUIntBE(this.take(width), width);
+  }
+
+  int(width: 2 | 4): number {
+    return this.buf.readIntBE(this.take(width), width);
+  }
+
+  u64(): bigint {
+    return this.buf.readBigUInt64BE(this.take(8));
+  }
+
+  /** A copy, so a value kept in a record neither pins nor sees later writes to the receive buffer. */
+  bytes(length: number): Buffer {
+    const at = this.take(length);
+    return Buffer.from(this.buf.subarray(at, at + length));
+  }
+
+  private take(length: number): number {
+    if (length > this.remaining) {
+      throw new TeltonikaError(
+        'truncated',
+        `${this.what}: ${length} byte(s) needed at offset ${this.offset}, ${this.remaining} left`,
+      );
+    }
+    const at = this.offset;
+    this.offset += length;
+    return at;
+  }
+}
+
+const MAX_U64 = 2n ** 64n - 1n;
+
+/** Big-endian writes that check each value against its field's width before writing it. */
+export class ByteWriter {
+  private readonly parts: Buffer[] = [];
+
+  uint(value: number, width: 1 | 2 | 4, field: string, reason?: TeltonikaErrorReason): this {
+    checkInteger(value, 0, 2 ** (8 * width) - 1, field, reason);
+    const part = Buffer.alloc(width);
+    part.writeUIntBE(value, 0, width);
+    return this.push(part);
+  }
+
+  int(value: number, width: 2 | 4, field: string): this {
+    const limit = 2 ** (8 * width - 1);
+    checkInteger(value, -limit, limit - 1, field);
+    const part = Buffer.alloc(width);
+    part.writeIntBE(value, 0, width);
+    return this.push(part);
+  }
+
+  u64(value: bigint, field: string): this {
+    if (value < 0n || value > MAX_U64) {
+      throw new TeltonikaError('malformed', `${field} must be in 0..2^64-1, got ${value}`);
+    }
+    const part = Buffer.alloc(8);
+    part.writeBigUInt64BE(value);
+    return this.push(part);
+  }
+
+  bytes(part: Uint8Array): this {
+    return this.push(Buffer.from(part));
+  }
+
+  toBuffer(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+
+  private push(part: Buffer): this {
+    this.parts.push(part);
+    return this;
+  }
+}
