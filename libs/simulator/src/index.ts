@@ -9,3 +9,4 @@ export * from './road-network';
 export * from './simulated-vehicle';
 export * from './vehicle-battery';
 export { TeltonikaDevice, type TeltonikaDeviceOptions } from './teltonika-device';
+export { Gt06Device, type Gt06DeviceOptions } from './gt06-device';
