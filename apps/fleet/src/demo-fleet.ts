@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { FleetSimulator, FleetSimulatorOptions, osmandHttpSender, ReportSender } from '@fleet/simulator';
+import { FleetSimulator, FleetSimulatorOptions, ReportSender, TrackerSender, trackerSender } from '@fleet/simulator';
 import { Logger } from '@nestjs/common';
 import type { DemoCredentials } from './demo-tenant';
 
@@ -39,6 +39,7 @@ export function demoSimulatorOptions(
   imeis: readonly string[],
   options: DemoFleetOptions,
   send: ReportSender,
+  commands?: TrackerSender,
 ): FleetSimulatorOptions {
   return {
     imeis,
@@ -47,23 +48,28 @@ export function demoSimulatorOptions(
     restHistoryDays: options.historySeconds > 0 ? (options.restHistoryDays ?? DEMO_REST_HISTORY_DAYS) : 0,
     seed: DEMO_FLEET_SEED,
     send,
+    commands,
   };
 }
 
 /**
- * The demo tenant's vehicles, driven by the simulator through the app's own OsmAnd port (the same path
- * a real tracker takes). The nights at rest and `historySeconds` are sent first, without waiting, so
+ * The demo tenant's vehicles, driven by the simulator through the app's own tracker ports, each in its
+ * tracker's protocol (the same path a real tracker takes; commands are carried out as they arrive). The nights at rest and `historySeconds` are sent first, without waiting, so
  * trips, history and battery trends exist when a newcomer looks; then the vehicles report in real time
  * until the app stops.
  */
 export async function startDemoFleet(credentialsFile: string, options: DemoFleetOptions): Promise<DemoFleet> {
   const logger = new Logger('DemoFleet');
   const credentials = JSON.parse(await readFile(credentialsFile, 'utf8')) as DemoCredentials;
-  const sender = osmandHttpSender(credentials.ingest.osmand, { connections: credentials.vehicles.length });
+  const trackers = new Map(credentials.vehicles.map((vehicle) => [vehicle.imei, vehicle.tracker ?? 'osmand']));
+  const sender = trackerSender(credentials.ingest, (imei) => trackers.get(imei) ?? 'osmand', {
+    connections: credentials.vehicles.length,
+  });
   const simulatorOptions = demoSimulatorOptions(
     credentials.vehicles.map((vehicle) => vehicle.imei),
     options,
     sender.send,
+    sender,
   );
   const simulator = new FleetSimulator(simulatorOptions);
   logger.log({

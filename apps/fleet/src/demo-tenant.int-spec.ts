@@ -11,7 +11,12 @@ import { VehicleRegistry } from '@fleet/query-api-service';
 import { DemoAlertServices } from './demo-alerts';
 import { DemoCredentials, DEMO_VEHICLES, ensureDemoTenant } from './demo-tenant';
 
-const URLS = { baseUrl: 'http://localhost:3000', osmand: 'http://localhost:5055' };
+const URLS = {
+  baseUrl: 'http://localhost:3000',
+  osmand: 'http://localhost:5055',
+  teltonika: { host: 'localhost', port: 5027 },
+  gt06: { host: 'localhost', port: 5023 },
+};
 
 describe('the demo tenant seeding (real PostgreSQL)', () => {
   let context: TestContext;

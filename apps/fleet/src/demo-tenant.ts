@@ -3,6 +3,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
 import { Actions, CompanyStatus } from '@fleet/contracts';
+import type { TrackerProtocol } from '@fleet/simulator';
 import { VehicleRegistry } from '@fleet/query-api-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { DemoAlertCredentials, DemoAlertServices, ensureDemoAlerts } from './demo-alerts';
@@ -11,13 +12,32 @@ import { DemoAlertCredentials, DemoAlertServices, ensureDemoAlerts } from './dem
 export interface DemoCredentials extends DemoAlertCredentials {
   baseUrl: string;
   /**
-   * The tracker port, and the batch endpoint with a key of the top company granted `positions:write`
-   * (the explicit action an integrator needs).
+   * The tracker ports (OsmAnd's URL; Teltonika's and GT06's host and port), and the batch endpoint with
+   * a key of the top company granted `positions:write` (the explicit action an integrator needs).
    */
-  ingest: { osmand: string; batch: { url: string; apiKey: string } };
+  ingest: {
+    osmand: string;
+    teltonika: TrackerAddress;
+    gt06: TrackerAddress;
+    batch: { url: string; apiKey: string };
+  };
   companies: { id: number; name: string; parentId: number | null; status: CompanyStatus; apiKey: string }[];
   users: { userName: string; password: string; companyId: number }[];
-  vehicles: { id: number; name: string; imei: string; vin: string; companyIds: number[]; tags: string[] }[];
+  vehicles: {
+    id: number;
+    name: string;
+    imei: string;
+    vin: string;
+    companyIds: number[];
+    tags: string[];
+    /** The protocol its simulated tracker speaks. */
+    tracker: TrackerProtocol;
+  }[];
+}
+
+export interface TrackerAddress {
+  host: string;
+  port: number;
 }
 
 export interface DemoCompany {
@@ -44,14 +64,39 @@ export const DEMO_COMPANIES: readonly DemoCompany[] = [
 // A vehicle mapped to two companies shows the rule that a sub-company's vehicle is listed by its parent
 // only when it is mapped to the parent too. The order is the simulator's (fleetTraits): the second and
 // the seventh vehicle are electric, the first has the tracker with the loose power connector.
-export const DEMO_VEHICLES: readonly { name: string; companies: string[]; tags: string[] }[] = [
-  { name: 'Van 01', companies: ['Demo Logistics'], tags: ['van'] },
-  { name: 'Van 02', companies: ['Demo Logistics'], tags: ['van', 'electric'] },
-  { name: 'Truck North 1', companies: ['Demo Logistics North', 'Demo Logistics'], tags: ['truck'] },
-  { name: 'Truck North 2', companies: ['Demo Logistics North'], tags: ['truck', 'refrigerated'] },
-  { name: 'Courier Bike 1', companies: ['Demo Couriers Harbour'], tags: ['bike'] },
-  { name: 'Truck South 1', companies: ['Demo Logistics South'], tags: ['truck'] },
-  { name: 'Freight Hauler 1', companies: ['Demo Suspended Freight'], tags: ['truck', 'electric'] },
+/**
+ * The demo fleet. Most vehicles carry a Teltonika tracker wired to the vehicle, the courier a cheap GT06;
+ * the two electric vehicles report through a phone app (OsmAnd), the only one of the three protocols
+ * whose fields carry charging and range.
+ */
+export const DEMO_VEHICLES: readonly {
+  name: string;
+  companies: string[];
+  tags: string[];
+  tracker: TrackerProtocol;
+}[] = [
+  { name: 'Van 01', companies: ['Demo Logistics'], tags: ['van'], tracker: 'teltonika' },
+  { name: 'Van 02', companies: ['Demo Logistics'], tags: ['van', 'electric'], tracker: 'osmand' },
+  {
+    name: 'Truck North 1',
+    companies: ['Demo Logistics North', 'Demo Logistics'],
+    tags: ['truck'],
+    tracker: 'teltonika',
+  },
+  {
+    name: 'Truck North 2',
+    companies: ['Demo Logistics North'],
+    tags: ['truck', 'refrigerated'],
+    tracker: 'teltonika',
+  },
+  { name: 'Courier Bike 1', companies: ['Demo Couriers Harbour'], tags: ['bike'], tracker: 'gt06' },
+  { name: 'Truck South 1', companies: ['Demo Logistics South'], tags: ['truck'], tracker: 'teltonika' },
+  {
+    name: 'Freight Hauler 1',
+    companies: ['Demo Suspended Freight'],
+    tags: ['truck', 'electric'],
+    tracker: 'osmand',
+  },
 ];
 
 const DEMO_USER = 'demo';
@@ -94,7 +139,7 @@ async function readCredentials(file: string): Promise<DemoCredentials | undefine
 export async function ensureDemoTenant(
   app: INestApplicationContext,
   dataDir: string,
-  urls: { baseUrl: string; osmand: string },
+  urls: { baseUrl: string; osmand: string; teltonika: TrackerAddress; gt06: TrackerAddress },
   alertServices?: DemoAlertServices,
 ): Promise<{ file: string; created: boolean }> {
   const file = join(dataDir, 'demo-credentials.json');
@@ -166,6 +211,7 @@ export async function ensureDemoTenant(
       vin: vehicle.vin ?? '',
       companyIds: vehicle.companyIds,
       tags: vehicle.tags,
+      tracker: demo.tracker,
     });
   }
 
@@ -209,6 +255,8 @@ export async function ensureDemoTenant(
     baseUrl: urls.baseUrl,
     ingest: {
       osmand: urls.osmand,
+      teltonika: urls.teltonika,
+      gt06: urls.gt06,
       batch: { url: `${urls.baseUrl}/ingest/v1/positions`, apiKey: integratorKey },
     },
     companies: credentialCompanies,

@@ -1,7 +1,7 @@
 import '@fleet/platform-tracing'; // first: patches http, pg and kafkajs before they load (when tracing is on)
 import 'reflect-metadata';
 import { openApiDocument } from '@fleet/contracts';
-import { DeviceListener } from '@fleet/telemetry-ingest-service';
+import { DeviceListener, Gt06Port, TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import {
   createServiceApp,
   HealthRegistry,
@@ -46,8 +46,10 @@ async function main(): Promise<void> {
   // The demo tenant exists before the app reports ready: a newcomer's first request finds it.
   await app.init();
   const osmand = `http://${host}:${app.get(DeviceListener).port}`;
+  const teltonika = { host, port: app.get(TeltonikaPort).port! };
+  const gt06 = { host, port: app.get(Gt06Port).port! };
   const demo = config.seedDemoTenant
-    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand }, demoAlertServices(app))
+    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand, teltonika, gt06 }, demoAlertServices(app))
     : undefined;
   await startServiceApp(app, effective);
   if (demo && config.demoFleet.enabled) {
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     `\nFleet Telemetry is running at ${baseUrl}  (readiness: /health/ready, Ctrl-C stops it)\n` +
-      `Trackers (OsmAnd protocol): ${osmand}\n` +
+      `Trackers: OsmAnd ${osmand}, Teltonika ${teltonika.host}:${teltonika.port} (TCP and UDP), GT06 ${gt06.host}:${gt06.port}\n` +
       (demo ? `Demo tenant: API keys and a user in ${demo.file}\n` : '') +
       (demoFleet
         ? `Demo fleet: simulated vehicles report every ${config.demoFleet.intervalSeconds} s (FLEET_SIMULATOR=false turns them off)\n`

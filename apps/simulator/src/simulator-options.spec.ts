@@ -9,14 +9,24 @@ describe('the simulator command line', () => {
   writeFileSync(
     credentials,
     JSON.stringify({
-      ingest: { osmand: 'http://localhost:5056' },
-      vehicles: [{ imei: '356938030000001' }, { imei: '356938030000002' }, { imei: '356938030000003' }],
+      ingest: { osmand: 'http://localhost:5056', teltonika: { host: '127.0.0.2', port: 6027 } },
+      vehicles: [
+        { imei: '356938030000001', tracker: 'teltonika' },
+        { imei: '356938030000002', tracker: 'gt06' },
+        { imei: '356938030000003' },
+      ],
     }),
   );
 
   it('takes the vehicles and the port from the demo credentials by default', () => {
     expect(readSimulatorOptions(['--credentials', credentials])).toEqual({
       url: 'http://localhost:5056',
+      endpoints: {
+        osmand: 'http://localhost:5056',
+        teltonika: { host: '127.0.0.2', port: 6027 },
+        gt06: { host: 'localhost', port: 5023 },
+      },
+      trackers: { '356938030000001': 'teltonika', '356938030000002': 'gt06', '356938030000003': 'osmand' },
       imeis: ['356938030000001', '356938030000002', '356938030000003'],
       intervalSeconds: 5,
       durationSeconds: undefined,
@@ -26,6 +36,25 @@ describe('the simulator command line', () => {
       connections: 64,
     });
     expect(readSimulatorOptions(['--credentials', credentials, '--vehicles', '2']).imeis).toHaveLength(2);
+  });
+
+  it('sends every vehicle in one protocol when told, to the ports given', () => {
+    const options = readSimulatorOptions([
+      '--credentials',
+      credentials,
+      '--protocol',
+      'gt06',
+      '--gt06',
+      '127.0.0.1:7023',
+    ]);
+    expect(new Set(Object.values(options.trackers))).toEqual(new Set(['gt06']));
+    expect(options.endpoints.gt06).toEqual({ host: '127.0.0.1', port: 7023 });
+    expect(() => readSimulatorOptions(['--credentials', credentials, '--protocol', 'nmea'])).toThrow(
+      /--protocol must be one of osmand, teltonika, gt06/,
+    );
+    expect(() => readSimulatorOptions(['--credentials', credentials, '--teltonika', 'nohost'])).toThrow(
+      /--teltonika must be HOST:PORT/,
+    );
   });
 
   it('makes IMEIs from a prefix, padded to 15 digits', () => {

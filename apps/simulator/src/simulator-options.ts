@@ -1,10 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { TrackerEndpoints, TrackerProtocol, trackerProtocols } from '@fleet/simulator';
 
-export const USAGE = `Fleet simulator: drives simulated trackers through the OsmAnd device port.
+export const USAGE = `Fleet simulator: drives simulated trackers through the platform's tracker ports.
 npm run simulate -- [options]
 
   --url URL             OsmAnd port (default: the credentials file's, else http://localhost:5055)
+  --protocol P          osmand, teltonika or gt06 for every vehicle (default: each vehicle's \`tracker\`
+                        in the credentials file, else osmand)
+  --teltonika HOST:PORT Teltonika port (default: the credentials file's, else localhost:5027)
+  --gt06 HOST:PORT      GT06 port (default: the credentials file's, else localhost:5023)
   --credentials FILE    demo credentials of \`npm start\` (default .data/demo-credentials.json)
   --vehicles N          how many vehicles (default: every vehicle of the credentials file)
   --imei-prefix DIGITS  simulate IMEIs <prefix><index> padded to 15 digits (index 1..N) instead of
@@ -23,6 +28,10 @@ export class UsageError extends Error {}
 
 export interface SimulatorOptions {
   url: string;
+  /** Where the trackers report, per protocol. */
+  endpoints: TrackerEndpoints;
+  /** Each vehicle's protocol (osmand when absent). */
+  trackers: Record<string, TrackerProtocol>;
   imeis: string[];
   intervalSeconds: number;
   durationSeconds?: number;
@@ -34,8 +43,23 @@ export interface SimulatorOptions {
 }
 
 interface CredentialsFile {
-  ingest?: { osmand?: string };
-  vehicles?: { imei: string }[];
+  ingest?: { osmand?: string; teltonika?: { host: string; port: number }; gt06?: { host: string; port: number } };
+  vehicles?: { imei: string; tracker?: TrackerProtocol }[];
+}
+
+function hostPort(value: string | undefined, name: string): { host: string; port: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(.+):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[2]) > 65_535) throw new UsageError(`--${name} must be HOST:PORT, got "${value}"`);
+  return { host: match[1], port: Number(match[2]) };
+}
+
+function protocolOption(value: string | undefined): TrackerProtocol | undefined {
+  if (value === undefined) return undefined;
+  if (!(trackerProtocols as readonly string[]).includes(value)) {
+    throw new UsageError(`--protocol must be one of ${trackerProtocols.join(', ')}, got "${value}"`);
+  }
+  return value as TrackerProtocol;
 }
 
 function positiveNumber(value: string | undefined, name: string, minimum: number): number | undefined {
@@ -54,6 +78,9 @@ export function readSimulatorOptions(argv: string[]): SimulatorOptions {
     strict: true,
     options: {
       url: { type: 'string' },
+      protocol: { type: 'string' },
+      teltonika: { type: 'string' },
+      gt06: { type: 'string' },
       credentials: { type: 'string', default: '.data/demo-credentials.json' },
       vehicles: { type: 'string' },
       'imei-prefix': { type: 'string' },
@@ -96,8 +123,21 @@ export function readSimulatorOptions(argv: string[]): SimulatorOptions {
   if (values.fast && durationSeconds === undefined) throw new UsageError('--fast needs --duration');
   const restHistoryDays = positiveNumber(values['rest-history-days'], 'rest-history-days', 0)!;
   if (!Number.isInteger(restHistoryDays)) throw new UsageError('--rest-history-days must be a whole number');
+  const url = values.url ?? credentials?.ingest?.osmand ?? 'http://localhost:5055';
+  const protocol = protocolOption(values.protocol);
+  const fileTrackers = new Map((credentials?.vehicles ?? []).map((vehicle) => [vehicle.imei, vehicle.tracker]));
+  const trackers = Object.fromEntries(
+    imeis.map((imei) => [imei, protocol ?? fileTrackers.get(imei) ?? 'osmand'] as const),
+  );
   return {
-    url: values.url ?? credentials?.ingest?.osmand ?? 'http://localhost:5055',
+    url,
+    endpoints: {
+      osmand: url,
+      teltonika: hostPort(values.teltonika, 'teltonika') ??
+        credentials?.ingest?.teltonika ?? { host: 'localhost', port: 5027 },
+      gt06: hostPort(values.gt06, 'gt06') ?? credentials?.ingest?.gt06 ?? { host: 'localhost', port: 5023 },
+    },
+    trackers,
     imeis,
     intervalSeconds: positiveNumber(values.interval, 'interval', 1)!,
     durationSeconds,

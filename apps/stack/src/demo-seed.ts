@@ -10,14 +10,26 @@ const run = promisify(execFile);
 /** What `npm run stack` seeds, written to `<data dir>/demo-credentials.json` (also the simulator's input). */
 export interface StackDemo {
   baseUrl: string;
-  ingest: { osmand: string };
+  ingest: {
+    osmand: string;
+    teltonika: { host: string; port: number };
+    gt06: { host: string; port: number };
+  };
   companies: { id: number; name: string; apiKey: string }[];
-  vehicles: { id: number; name: string; imei: string; companyIds: number[] }[];
+  vehicles: { id: number; name: string; imei: string; companyIds: number[]; tracker: StackTracker }[];
   alerts: { id: number; name: string }[];
 }
 
 const COMPANY = { name: 'Demo Logistics', timeZone: 'Europe/Berlin' };
-const VEHICLES = ['Van 01', 'Van 02', 'Truck 01', 'Truck 02', 'Courier 01'];
+type StackTracker = 'osmand' | 'teltonika' | 'gt06';
+/** Each tracker protocol of the platform is on the road: Teltonika mostly, a GT06 and a phone. */
+const VEHICLES: readonly { name: string; tracker: StackTracker }[] = [
+  { name: 'Van 01', tracker: 'teltonika' },
+  { name: 'Van 02', tracker: 'osmand' },
+  { name: 'Truck 01', tracker: 'teltonika' },
+  { name: 'Truck 02', tracker: 'teltonika' },
+  { name: 'Courier 01', tracker: 'gt06' },
+];
 
 interface SeedContext {
   repoRoot: string;
@@ -26,6 +38,8 @@ interface SeedContext {
   /** The stack's entry point: the public interfaces. */
   baseUrl: string;
   osmandUrl: string;
+  teltonika: { host: string; port: number };
+  gt06: { host: string; port: number };
 }
 
 /**
@@ -52,7 +66,7 @@ export async function seedDemo(context: SeedContext): Promise<StackDemo> {
     key: string;
   };
   const vehicles: StackDemo['vehicles'] = [];
-  for (const [index, name] of VEHICLES.entries()) {
+  for (const [index, { name, tracker }] of VEHICLES.entries()) {
     // Unique across restarts of a kept database: the company id is part of the IMEI.
     const imei = `35${String(company.id).padStart(6, '0')}${String(index + 1).padStart(7, '0')}`;
     const vehicle = (await admin(
@@ -64,7 +78,7 @@ export async function seedDemo(context: SeedContext): Promise<StackDemo> {
       '--company',
       String(company.id),
     )) as { id: number; name: string; imei: string; companyIds: number[] };
-    vehicles.push(vehicle);
+    vehicles.push({ ...vehicle, tracker });
   }
   const token = await accessToken(context.baseUrl, key.key);
   const alert = await postJson(`${context.baseUrl}/v2/api/companies/${company.id}/alerts`, token, {
@@ -74,7 +88,7 @@ export async function seedDemo(context: SeedContext): Promise<StackDemo> {
   });
   const demo: StackDemo = {
     baseUrl: context.baseUrl,
-    ingest: { osmand: context.osmandUrl },
+    ingest: { osmand: context.osmandUrl, teltonika: context.teltonika, gt06: context.gt06 },
     companies: [{ id: company.id, name: company.name, apiKey: key.key }],
     vehicles,
     alerts: [{ id: (alert as { id: number }).id, name: (alert as { name: string }).name }],

@@ -250,6 +250,8 @@ async function main(): Promise<void> {
         databaseUrl,
         baseUrl: entryUrl,
         osmandUrl: `http://127.0.0.1:${plan.devicePort}`,
+        teltonika: { host: '127.0.0.1', port: plan.teltonikaPort },
+        gt06: { host: '127.0.0.1', port: plan.gt06Port },
       });
       simulator = new SupervisedProcess(
         {

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConditionCounts, ConditionTracker } from './alert-conditions';
-import { commandsOfAnswer, DeviceCommand } from './device-commands';
+import { CommandStatus, commandsOfAnswer, DeviceCommand } from './device-commands';
 import { ReportSender, SendOutcome } from './osmand-sender';
 import { hashText, Random } from './random';
 import { RoadNetwork } from './road-network';
@@ -30,6 +30,11 @@ export interface FleetSimulatorOptions {
   restHistoryDays?: number;
   network?: RoadNetwork;
   send: ReportSender;
+  /**
+   * Where trackers that take commands on their connection (Teltonika, GT06: trackerSender) hand them
+   * over; each is carried out at once by its vehicle, as a real device does.
+   */
+  commands?: { onCommand(handler: (imei: string, command: DeviceCommand) => CommandStatus): void };
   /** Sending the same report again after a 5xx or no answer, as a tracker does. */
   retry?: { attempts: number; delayMs: number };
   clock?: () => number;
@@ -134,6 +139,14 @@ export class FleetSimulator {
           fleetTraits(index),
         ),
     );
+    const byImei = new Map(this.vehicles.map((vehicle) => [vehicle.imei, vehicle]));
+    options.commands?.onCommand((imei, command) => {
+      const vehicle = byImei.get(imei);
+      if (!vehicle) return 'failed';
+      this.counts.commandsReceived += 1;
+      this.counts.commandsAcknowledged += 1;
+      return vehicle.receive(command);
+    });
   }
 
   /** Runs until the duration is over or stop() is called; resolves with the final figures. */
