@@ -100,3 +100,22 @@ describe('harsh acceleration (type 13)', () => {
     ]);
   });
 });
+
+describe('harsh events the tracker reports itself (deviceEvents)', () => {
+  it('fires on the tracker’s word even when the speeds show nothing, once per episode', () => {
+    const steps: Step[] = [
+      { at: 0, speedKmh: 50 },
+      { at: 1, speedKmh: 49, deviceEvents: ['harshBraking'] },
+      { at: 2, speedKmh: 48, deviceEvents: ['harshBraking'] },
+      { at: 3, speedKmh: 47 },
+      { at: 4, speedKmh: 46, deviceEvents: ['harshBraking'] },
+    ];
+    expect(firesOf(AlertTypes.harshBraking.id, {}, steps)).toEqual([false, true, false, false, true]);
+  });
+
+  it('tells braking from acceleration', () => {
+    const steps: Step[] = [{ at: 0, speedKmh: 50, deviceEvents: ['harshAcceleration'] }];
+    expect(firesOf(AlertTypes.harshBraking.id, {}, steps)).toEqual([false]);
+    expect(firesOf(AlertTypes.harshAcceleration.id, {}, steps)).toEqual([true]);
+  });
+});

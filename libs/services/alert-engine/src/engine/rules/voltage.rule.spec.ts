@@ -74,3 +74,16 @@ describe('low battery (type 9)', () => {
     ]);
   });
 });
+
+describe('a power cut the tracker reports itself (deviceEvents)', () => {
+  it('fires without a voltage reading, and re-arms once the voltage is back', () => {
+    const steps: Step[] = [
+      { at: 0, powerV: 12.6 },
+      { at: 1, deviceEvents: ['powerCut'] },
+      { at: 2, deviceEvents: ['powerCut'] },
+      { at: 3, powerV: 12.6 },
+      { at: 4, deviceEvents: ['powerCut'] },
+    ];
+    expect(firesOf(AlertTypes.powerCut.id, {}, steps)).toEqual([false, true, false, false, true]);
+  });
+});

@@ -2,11 +2,20 @@ import { POWER_CUT_VOLTS, VOLTAGE_REARM_MARGIN_V } from './rule-constants';
 import { ConfigurationRule, decimal, formatNumber, latch, settingOf, Verdict } from './rule';
 
 /**
- * Power cut (type 3): the external power is at or below `thresholdV`; re-arms above the threshold
- * plus {@link VOLTAGE_REARM_MARGIN_V}. A fix without the reading changes nothing.
+ * Power cut (type 3): the external power is at or below `thresholdV`, or the tracker reports the cut
+ * itself (`deviceEvents`); re-arms above the threshold plus {@link VOLTAGE_REARM_MARGIN_V}. A fix
+ * without either changes nothing.
  */
 export const powerCutRule: ConfigurationRule = ({ fix, settings, episode }) => {
   const volts = fix.readings.powerV;
+  // The tracker's own unplug or power-cut alarm (Teltonika IO 252, GT06 alarm packets): it may report
+  // no voltage at all, or its last one.
+  if (fix.readings.deviceEvents?.includes('powerCut')) {
+    return latch(episode, 'alarm', () => ({
+      description: 'External power cut, reported by the tracker',
+      data: null,
+    }));
+  }
   if (volts === undefined) return { episode };
   const threshold = settingOf(settings, 'thresholdV');
   let verdict: Verdict = 'unchanged';
