@@ -1,4 +1,4 @@
-import { defaultDevicePort, defaultHttpPorts, ServiceName } from '@fleet/contracts';
+import { defaultDevicePort, defaultHttpPorts, defaultTrackerPorts, ServiceName } from '@fleet/contracts';
 import { serviceNodeOptions } from '@fleet/platform';
 
 /**
@@ -138,7 +138,14 @@ export function renderWorkload(service: ServiceName, image = 'fleet-telemetry:la
     '            - configMapRef: { name: fleet-config }',
     '          ports:',
     `            - { name: http, containerPort: ${port} }`,
-    ...(device ? [`            - { name: osmand, containerPort: ${defaultDevicePort} }`] : []),
+    ...(device
+      ? [
+          `            - { name: osmand, containerPort: ${defaultDevicePort} }`,
+          `            - { name: teltonika, containerPort: ${defaultTrackerPorts.teltonika}, protocol: TCP }`,
+          `            - { name: teltonika-udp, containerPort: ${defaultTrackerPorts.teltonika}, protocol: UDP }`,
+          `            - { name: gt06, containerPort: ${defaultTrackerPorts.gt06}, protocol: TCP }`,
+        ]
+      : []),
     '          startupProbe:',
     ...probe('/health/live', ['periodSeconds: 2', 'failureThreshold: 60']),
     '          readinessProbe:',
@@ -164,7 +171,8 @@ export function renderWorkload(service: ServiceName, image = 'fleet-telemetry:la
     ...(device
       ? [
           '---',
-          '# Trackers speak to the OsmAnd port directly, not through the Ingress.',
+          '# Trackers speak to their ports directly, not through the Ingress. A TCP session stays on the pod',
+          '# that accepted it (commands find it there: docs/decisions/0011); UDP datagrams may go to any pod.',
           'apiVersion: v1',
           'kind: Service',
           'metadata:',
@@ -175,6 +183,9 @@ export function renderWorkload(service: ServiceName, image = 'fleet-telemetry:la
           `  selector: { app.kubernetes.io/name: ${service} }`,
           '  ports:',
           `    - { name: osmand, port: ${defaultDevicePort}, targetPort: osmand }`,
+          `    - { name: teltonika, port: ${defaultTrackerPorts.teltonika}, targetPort: teltonika, protocol: TCP }`,
+          `    - { name: teltonika-udp, port: ${defaultTrackerPorts.teltonika}, targetPort: teltonika-udp, protocol: UDP }`,
+          `    - { name: gt06, port: ${defaultTrackerPorts.gt06}, targetPort: gt06, protocol: TCP }`,
         ]
       : []),
   ].join('\n')}\n`;

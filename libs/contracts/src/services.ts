@@ -30,3 +30,9 @@ export const defaultHttpPorts: Readonly<Record<ServiceName, number>> = {
 
 /** telemetry-ingest's tracker-facing OsmAnd port (`INGEST_DEVICE_PORT` overrides it). */
 export const defaultDevicePort = 5055;
+
+/**
+ * telemetry-ingest's binary tracker ports, the ones installers already configure on these devices:
+ * Teltonika over TCP and UDP (`INGEST_TELTONIKA_PORT`), Concox GT06 over TCP (`INGEST_GT06_PORT`).
+ */
+export const defaultTrackerPorts = { teltonika: 5027, gt06: 5023 } as const;

@@ -1,4 +1,4 @@
-import { defaultDevicePort } from '@fleet/contracts';
+import { defaultDevicePort, defaultTrackerPorts } from '@fleet/contracts';
 import { EnvReader } from '@fleet/platform';
 import { DevicePortLimits } from './device-ports/tcp-device-port';
 import { SourceNetworks } from './osmand/source-networks';
@@ -33,6 +33,22 @@ export interface TelemetryIngestConfig {
    * (COMMAND_RESEND_SECONDS; docs/osmand.md, "Commands (extension)").
    */
   commandResendSeconds: number;
+  /** The raw frame archive (docs/raw-frames.md). */
+  rawFrames: RawFramesConfig;
+}
+
+export interface RawFramesConfig {
+  /** Day partitions wholly older than this are dropped (RAW_FRAMES_RETENTION_DAYS). */
+  retentionDays: number;
+  /** Day partitions created ahead of today (RAW_FRAMES_PARTITION_DAYS_AHEAD). */
+  partitionDaysAhead: number;
+  /**
+   * A device's frames are compressed and written together once the first of them is this old
+   * (RAW_FRAMES_CHUNK_SECONDS): longer chunks compress better and appear in listings later.
+   */
+  chunkSeconds: number;
+  /** Frames held in memory at most, waiting to be written (RAW_FRAMES_BUFFER_MB); beyond it they are dropped and counted. */
+  bufferBytes: number;
 }
 
 export const TELEMETRY_INGEST_CONFIG = Symbol('TELEMETRY_INGEST_CONFIG');
@@ -49,8 +65,8 @@ export function readTelemetryIngestConfig(
       allowedNetworks: readSourceNetworks(env),
     },
     trackers: {
-      teltonikaPort: env.port('INGEST_TELTONIKA_PORT', 5027),
-      gt06Port: env.port('INGEST_GT06_PORT', 5023),
+      teltonikaPort: env.port('INGEST_TELTONIKA_PORT', defaultTrackerPorts.teltonika),
+      gt06Port: env.port('INGEST_GT06_PORT', defaultTrackerPorts.gt06),
       limits: {
         maxConnectionsPerAddress: env.int('INGEST_MAX_CONNECTIONS_PER_ADDRESS', 1_000, { min: 1 }),
         idleSeconds: env.int('INGEST_DEVICE_IDLE_SECONDS', 600, { min: 5 }),
@@ -64,6 +80,12 @@ export function readTelemetryIngestConfig(
     unknownDevicesPerMinute: env.int('INGEST_UNKNOWN_DEVICES_PER_MINUTE', 20, { min: 1 }),
     deviceCacheSeconds: env.int('INGEST_DEVICE_CACHE_SECONDS', 5, { min: 0, max: 3600 }),
     commandResendSeconds: env.int('COMMAND_RESEND_SECONDS', 30, { min: 1, max: 86_400 }),
+    rawFrames: {
+      retentionDays: env.int('RAW_FRAMES_RETENTION_DAYS', 7, { min: 1, max: 3_650 }),
+      partitionDaysAhead: env.int('RAW_FRAMES_PARTITION_DAYS_AHEAD', 2, { min: 1, max: 60 }),
+      chunkSeconds: env.int('RAW_FRAMES_CHUNK_SECONDS', 60, { min: 1, max: 600 }),
+      bufferBytes: env.int('RAW_FRAMES_BUFFER_MB', 64, { min: 1, max: 4_096 }) * 1024 * 1024,
+    },
   };
 }
 
