@@ -14,6 +14,7 @@ const commandRecord: RecordSchema = {
   sentAt: 'utcZ?',
   finishedAt: 'utcZ?',
   reason: 'string?',
+  deviceAnswer: 'string?',
 };
 
 interface CommandAnswer {

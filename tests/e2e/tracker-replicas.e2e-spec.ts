@@ -78,11 +78,11 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
     return device;
   };
 
-  const statusOf = async (id: string): Promise<{ status: string }> => {
+  const statusOf = async (id: string): Promise<{ status: string; deviceAnswer: string | null }> => {
     const response = await fetch(`${processes.get('command-gateway')!.baseUrl}/v2/api/commands/${id}`, {
       headers: { authorization: `Bearer ${commandsToken}` },
     });
-    return (await response.json()) as { status: string };
+    return (await response.json()) as { status: string; deviceAnswer: string | null };
   };
 
   beforeAll(async () => {
@@ -161,6 +161,11 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
       }),
     );
     expect([onA.commands, onB.commands]).toEqual([['setdigout ?1'], ['setdigout ?1']]);
+    // The device's answer is part of the command's record.
+    expect((await Promise.all(ids.map(statusOf))).map((command) => command.deviceAnswer)).toEqual([
+      'done: setdigout ?1',
+      'done: setdigout ?1',
+    ]);
   });
 
   it('loses no acknowledged record when the replica holding the device is killed mid-stream', async () => {

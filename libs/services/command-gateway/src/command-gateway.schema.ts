@@ -2,6 +2,7 @@ import { ServiceSchema } from '@fleet/platform';
 import { Command, IdempotencyKey } from './commands/command.entity';
 import { COMMANDS_SCHEMA } from './command-gateway.schema.constants';
 import { CreateCommands1764800000000 } from './migrations/1764800000000-create-commands';
+import { CommandDeviceAnswers1765100000000 } from './migrations/1765100000000-command-device-answers';
 import { CommandVehicle } from './vehicles/command-vehicle.entity';
 
 /**
@@ -11,6 +12,6 @@ import { CommandVehicle } from './vehicles/command-vehicle.entity';
 export const commandsSchema: ServiceSchema = {
   schema: COMMANDS_SCHEMA,
   entities: [Command, IdempotencyKey, CommandVehicle],
-  migrations: [CreateCommands1764800000000],
+  migrations: [CreateCommands1764800000000, CommandDeviceAnswers1765100000000],
   outbox: true,
 };

@@ -75,6 +75,10 @@ export class Command {
   /** Why it failed or was superseded, in words. */
   @Column({ type: 'text', nullable: true })
   reason!: string | null;
+
+  /** The device's own answer (Teltonika Codec 12, GT06), when its protocol carries one. */
+  @Column({ name: 'device_answer', type: 'text', nullable: true })
+  deviceAnswer!: string | null;
 }
 
 /**

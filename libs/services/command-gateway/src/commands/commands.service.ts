@@ -39,6 +39,7 @@ export interface CommandView {
   lastSentAt: Date | null;
   finishedAt: Date | null;
   reason: string | null;
+  deviceAnswer: string | null;
 }
 
 /** What `send` did: a new command, or (`replayed`) the one an earlier request with the same key made. */
@@ -65,10 +66,11 @@ interface CommandRow {
   last_sent_at: Date | null;
   finished_at: Date | null;
   reason: string | null;
+  device_answer: string | null;
 }
 
 const COLUMNS = `id, vehicle_id, type, lock, engine_on, odometer_km, name, status, created_at, expires_at,
-  sent_at, last_sent_at, finished_at, reason`;
+  sent_at, last_sent_at, finished_at, reason, device_answer`;
 
 /**
  * The command log (docs/commands.md): accepting commands (stored and announced on
@@ -222,7 +224,7 @@ export class CommandsService {
               )
             : await manager.query(
                 `WITH done AS (
-                   UPDATE commands.commands SET status = $3, finished_at = $4, reason = $5
+                   UPDATE commands.commands SET status = $3, finished_at = $4, reason = $5, device_answer = $6
                     WHERE id = $1 AND vehicle_id = $2 AND status IN ('queued', 'sent')
                    RETURNING true AS entered)
                  SELECT entered FROM done`,
@@ -232,6 +234,7 @@ export class CommandsService {
                   result.status,
                   new Date(result.at),
                   result.reason ?? null,
+                  result.answer ?? null,
                 ],
               );
         if (changed?.entered) statuses.push(result.status);
@@ -335,5 +338,6 @@ function viewOf(row: CommandRow): CommandView {
     lastSentAt: row.last_sent_at,
     finishedAt: row.finished_at,
     reason: row.reason,
+    deviceAnswer: row.device_answer,
   };
 }

@@ -50,6 +50,15 @@ export class CommandRecord {
   @ApiProperty({ nullable: true, type: 'string', description: 'Why it failed, expired or was superseded' })
   reason!: string | null;
 
+  @ApiProperty({
+    nullable: true,
+    type: 'string',
+    description:
+      "The device's own answer, from trackers whose protocol carries one (Teltonika Codec 12, GT06): e.g. " +
+      '`DOUT1:IGNORED DOUT2:1` (docs/trackers.md)',
+  })
+  deviceAnswer!: string | null;
+
   @ApiPropertyOptional({ type: 'boolean', description: '`doorLock` only: true locks' })
   isLock?: boolean;
 
@@ -117,6 +126,7 @@ export function toCommandRecord(view: CommandView): CommandRecord {
     sentAt: optionalDate(view.sentAt),
     finishedAt: optionalDate(view.finishedAt),
     reason: view.reason,
+    deviceAnswer: view.deviceAnswer,
     ...(parameters.type === 'doorLock' ? { isLock: parameters.lock } : {}),
     ...(parameters.type === 'ignition' ? { isOn: parameters.on } : {}),
     ...(parameters.type === 'odometer' ? { odometer: parameters.odometerKm } : {}),
