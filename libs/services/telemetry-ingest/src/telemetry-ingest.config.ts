@@ -47,7 +47,7 @@ export interface RawFramesConfig {
    * (RAW_FRAMES_CHUNK_SECONDS): longer chunks compress better and appear in listings later.
    */
   chunkSeconds: number;
-  /** Frames held in memory at most, waiting to be written (RAW_FRAMES_BUFFER_MB); beyond it they are dropped and counted. */
+  /** Frames held in memory at most, waiting to be written (RAW_FRAMES_BUFFER_MB); more are dropped, counted. */
   bufferBytes: number;
 }
 
@@ -69,7 +69,7 @@ export function readTelemetryIngestConfig(
       gt06Port: env.port('INGEST_GT06_PORT', defaultTrackerPorts.gt06),
       limits: {
         maxConnectionsPerAddress: env.int('INGEST_MAX_CONNECTIONS_PER_ADDRESS', 1_000, { min: 1 }),
-        idleSeconds: env.int('INGEST_DEVICE_IDLE_SECONDS', 600, { min: 5 }),
+        idleSeconds: env.int('INGEST_DEVICE_IDLE_SECONDS', 600, { min: 1 }),
         frameSeconds: env.int('INGEST_FRAME_SECONDS', 30, { min: 1 }),
         maxFrameBytes: env.int('INGEST_MAX_FRAME_BYTES', 65_536, { min: 1_024, max: 16_777_216 }),
       },
