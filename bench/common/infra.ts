@@ -129,6 +129,8 @@ export class ServiceProcess {
     readonly app: string,
     readonly baseUrl: string,
     readonly deviceUrl: string,
+    /** The Teltonika (TCP and UDP) and GT06 ports it was given (INGEST_TELTONIKA_PORT, INGEST_GT06_PORT). */
+    readonly trackerPorts: { teltonika: number; gt06: number },
     private readonly child: ChildProcess,
   ) {}
 
@@ -178,6 +180,7 @@ export class ServiceProcess {
       app,
       `http://127.0.0.1:${port}`,
       `http://127.0.0.1:${devicePort}`,
+      trackerPorts,
       child,
     );
     const deadline = Date.now() + 120_000;

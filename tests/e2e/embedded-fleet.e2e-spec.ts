@@ -254,12 +254,17 @@ describe('the embedded fleet app', () => {
     const get = async <T>(path: string): Promise<T> =>
       (await (await fetch(`${baseUrl}${path}`, { headers })).json()) as T;
     // Half a report interval: only the open connection, not the next report, can be that fast.
-    await waitFor(async () => (await get<{ status: string }>(`/v2/api/commands/${id}`)).status === 'acknowledged', {
-      description: 'the door lock acknowledged by the Teltonika device',
-      timeoutMs: 2_500,
-      intervalMs: 20,
-    });
-    process.stdout.write(`door lock acknowledged by a simulated Teltonika device in ${Date.now() - sentAt} ms\n`);
+    await waitFor(
+      async () => (await get<{ status: string }>(`/v2/api/commands/${id}`)).status === 'acknowledged',
+      {
+        description: 'the door lock acknowledged by the Teltonika device',
+        timeoutMs: 2_500,
+        intervalMs: 20,
+      },
+    );
+    process.stdout.write(
+      `door lock acknowledged by a simulated Teltonika device in ${Date.now() - sentAt} ms\n`,
+    );
     await waitFor(
       async () =>
         (await get<{ isDoorLocked: boolean | null }>(`/v2/api/vehicles/${vehicle.id}/last-position`))

@@ -155,10 +155,14 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
       ids.push(((await response.json()) as { id: string }).id);
     }
     await explained(
-      waitFor(async () => (await Promise.all(ids.map(statusOf))).every((command) => command.status === 'acknowledged'), {
-        timeoutMs: 20_000,
-        description: 'both door locks acknowledged by their devices',
-      }),
+      waitFor(
+        async () =>
+          (await Promise.all(ids.map(statusOf))).every((command) => command.status === 'acknowledged'),
+        {
+          timeoutMs: 20_000,
+          description: 'both door locks acknowledged by their devices',
+        },
+      ),
     );
     expect([onA.commands, onB.commands]).toEqual([['setdigout ?1'], ['setdigout ?1']]);
     // The device's answer is part of the command's record.

@@ -88,7 +88,9 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
 
   it('sends an immobilise command as 0x80 and acknowledges it with the 0x15 answer', async () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
-    const tracker = await device(vehicle, (text) => (text === 'Relay,1#' ? 'Cut off the fuel supply: Success!' : undefined));
+    const tracker = await device(vehicle, (text) =>
+      text === 'Relay,1#' ? 'Cut off the fuel supply: Success!' : undefined,
+    );
     tracker.sendGps(fix(Date.now() - 5_000, 0));
     await h.storedPositions(vehicle.id, 1);
     const immobilise: CommandRequestedV1 = {
@@ -105,7 +107,9 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
       .publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: immobilise }]);
     const results = async (): Promise<CommandResultV1[]> => {
       await h.transportIdle();
-      return h.app.get(Results.collector).events.filter((result) => result.commandId === immobilise.commandId);
+      return h.app
+        .get(Results.collector)
+        .events.filter((result) => result.commandId === immobilise.commandId);
     };
     await waitFor(async () => (await results()).some((result) => result.status === 'acknowledged'), {
       description: 'the immobilise command acknowledged',
@@ -132,7 +136,9 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
       requestedAt: new Date().toISOString(),
       expiresAt: new Date(Date.now() + 300_000).toISOString(),
     };
-    await h.app.get(EventPublisher).publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: lock }]);
+    await h.app
+      .get(EventPublisher)
+      .publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: lock }]);
     await waitFor(
       async () => {
         await h.transportIdle();

@@ -106,7 +106,10 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
     const { device } = await connect(vehicle);
     const base = Date.now() - 60_000;
-    const packet = encodeTeltonikaTcpPacket({ codec: 0x08, records: [record(base, 0), record(base, 5, 0.05)] });
+    const packet = encodeTeltonikaTcpPacket({
+      codec: 0x08,
+      records: [record(base, 0), record(base, 5, 0.05)],
+    });
     expect(await device.sendRaw(packet)).toBe(2);
     expect(await device.sendRaw(packet)).toBe(2);
     await h.transportIdle();
@@ -117,7 +120,7 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     device.close();
   });
 
-  it('does not acknowledge a packet with a wrong CRC (the next acknowledgement is the next packet\'s)', async () => {
+  it("does not acknowledge a packet with a wrong CRC (the next acknowledgement is the next packet's)", async () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
     const { device } = await connect(vehicle);
     const base = Date.now() - 60_000;
@@ -140,7 +143,9 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     const base = Date.now() - 120_000;
     const glitch = { ...record(base, 20, 570) };
     const zero = { ...record(base, 30), lat: 0, lng: 0 };
-    expect(await device.send([record(base, 0), record(base, 10, 0.1), glitch, zero, record(base, 40, 0.3)])).toBe(5);
+    expect(
+      await device.send([record(base, 0), record(base, 10, 0.1), glitch, zero, record(base, 40, 0.3)]),
+    ).toBe(5);
     await h.transportIdle();
     expect(await storedFixTimes(vehicle.id)).toEqual(
       [0, 10, 40].map((seconds) => new Date(base + seconds * 1000).toISOString()),
@@ -158,9 +163,11 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     second.device.close();
   });
 
-  it('writes a door lock command on the open connection and acknowledges it with the device\'s answer', async () => {
+  it("writes a door lock command on the open connection and acknowledges it with the device's answer", async () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
-    const { device } = await connect(vehicle, (text) => (text === 'setdigout ?1' ? 'DOUT1:IGNORED DOUT2:1' : undefined));
+    const { device } = await connect(vehicle, (text) =>
+      text === 'setdigout ?1' ? 'DOUT1:IGNORED DOUT2:1' : undefined,
+    );
     // Commands go only to a session that has reported a plausible fix.
     expect(await device.send([record(Date.now() - 5_000, 0)])).toBe(1);
     const lock: CommandRequestedV1 = {

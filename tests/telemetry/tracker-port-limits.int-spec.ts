@@ -1,8 +1,8 @@
 import { connect, Socket } from 'node:net';
 import { TeltonikaDevice } from '@fleet/simulator';
-import { TeltonikaPort } from '@fleet/telemetry-ingest-service';
+import { Gt06Port, TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import { waitFor } from '@fleet/testing';
-import { encodeTeltonikaLogin, encodeTeltonikaTcpPacket } from '@fleet/trackers';
+import { encodeGt06Login, encodeTeltonikaLogin, encodeTeltonikaTcpPacket } from '@fleet/trackers';
 import { TelemetryContext } from './telemetry-context';
 
 /** Opens a raw connection to the port; resolves once connected. */
@@ -120,5 +120,29 @@ describe('tracker port limits (real sockets)', () => {
     expect(await device.sendRaw(packet)).toBe(1);
     await closedAfter(garbage);
     device.close();
+  });
+
+  it('survives random bytes on every tracker port, before and after a login, and serves a device after', async () => {
+    let state = 20_261_126;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const noise = () =>
+      Buffer.from(Array.from({ length: 1 + Math.floor(next() * 300) }, () => Math.floor(next() * 256)));
+    const gt06Port = h.app.get(Gt06Port).port!;
+    for (let round = 0; round < 60; round++) {
+      const target = round % 2 === 0 ? port : gt06Port;
+      const socket = await open(target);
+      const closed = closedAfter(socket);
+      // Half the rounds log in first, so the noise reaches the data-frame decoders.
+      if (round % 4 < 2)
+        socket.write(target === port ? encodeTeltonikaLogin(imei) : encodeGt06Login(imei, 1));
+      // A frame header that happens to announce a long frame would wait for its body: the end closes it.
+      socket.end(Buffer.concat([noise(), noise()]));
+      await closed;
+    }
+    const { device, accepted } = await TeltonikaDevice.connect({ host: '127.0.0.1', port, imei });
+    expect(accepted).toBe(true);
+    device.close();
+    const health = await h.app.inject({ method: 'GET', url: '/health/ready' });
+    expect(health.statusCode).toBe(200);
   });
 });

@@ -8,6 +8,14 @@ import { allActions, companyStatuses, CompanyStatus } from '@fleet/contracts';
 import { ApiException } from '@fleet/errors';
 import { dataSourceOptions, ServiceSchema } from '@fleet/platform';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
+import {
+  createDeviceSettingsAdmin,
+  createFrameAdmin,
+  DEFAULT_LIST_LIMIT,
+  frameLine,
+  ingestSchema,
+  listCommandProfiles,
+} from '@fleet/telemetry-ingest-service';
 import { DataSource } from 'typeorm';
 
 const USAGE = `Fleet Telemetry admin CLI: npm run admin -- <command> [options]
@@ -33,11 +41,21 @@ const USAGE = `Fleet Telemetry admin CLI: npm run admin -- <command> [options]
   alert-configurations:update  --company ID --id ID [--name N] [--type TYPE_ID] [--vehicles 1,2] [--tags a,b]
                                [--settings JSON] [--active true|false]
   alert-configurations:delete  --company ID --id ID
+  devices:show          --vehicle ID
+  devices:set           --vehicle ID [--profile NAME|default] [--networks CIDR,CIDR|any]
+                        [--clock-offset=SECONDS] [--new-secret | --clear-secret]
+                        (a new secret is printed once; a negative offset needs the = form: --clock-offset=-7200)
+  devices:profiles
+  frames:list           --imei I --from TIME --to TIME [--limit N]   (one line per frame: time, protocol,
+                        peer, [outcome], hex | what today's decoders read; ${DEFAULT_LIST_LIMIT} frames unless --limit)
+  frames:replay         --imei I --from TIME --to TIME [--wait]   (a running telemetry-ingest decodes the
+                        frames again and publishes their positions; --wait polls until it is done)
 
 Database: DATABASE_URL, or the embedded one of a running \`npm start\` (FLEET_DATA_DIR, EMBEDDED_PG_PORT).
 Changes reach the other services through the owning service's outbox, which the running service relays;
 alert configurations and geofences reach the running engine through their company's rule version.
-Types, settings and shapes: docs/alerts.md.`;
+Types, settings and shapes: docs/alerts.md. Tracker settings: docs/device-settings.md (a running
+telemetry-ingest applies them within INGEST_DEVICE_CACHE_SECONDS).`;
 
 /** The embedded PostgreSQL of `npm start`, when no DATABASE_URL is given. */
 function databaseUrl(): string {
@@ -131,6 +149,22 @@ function shape(values: { circle?: string; polygon?: string }) {
 /** Every row, for listings: the CLI has no pages. */
 const EVERYTHING = { limit: 1_000_000, offset: 0 };
 
+/** `--from`/`--to`: an ISO 8601 time (with its offset, or Z). */
+function time(value: string | undefined, name: string): Date {
+  const parsed = new Date(required(value, name));
+  if (Number.isNaN(parsed.getTime()))
+    throw new UsageError(`--${name} must be an ISO 8601 time, e.g. 2026-03-02T08:00:00Z`);
+  return parsed;
+}
+
+/** Output printed as lines of text rather than as JSON (frames:list). */
+class Lines {
+  constructor(readonly lines: string[]) {}
+}
+
+/** How often `frames:replay --wait` looks whether the replay is done. */
+const REPLAY_POLL_MS = 1_000;
+
 function status(value: string | undefined): CompanyStatus {
   if (!companyStatuses.includes(value as CompanyStatus))
     throw new UsageError(`--status must be one of ${companyStatuses.join(', ')}`);
@@ -162,6 +196,16 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       active: { type: 'string' },
       tag: { type: 'string', multiple: true },
       clear: { type: 'boolean' },
+      vehicle: { type: 'string' },
+      profile: { type: 'string' },
+      networks: { type: 'string' },
+      'clock-offset': { type: 'string' },
+      'new-secret': { type: 'boolean' },
+      'clear-secret': { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
+      wait: { type: 'boolean' },
     },
   });
   const auth = <T>(work: (admin: ReturnType<typeof createAuthAdmin>) => Promise<T>) =>
@@ -170,6 +214,15 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
     withSchema(querySchema, (dataSource) => work(createRegistryAdmin(dataSource)));
   const alerts = <T>(work: (admin: ReturnType<typeof createAlertAdmin>) => Promise<T>) =>
     withSchema(alertsSchema, (dataSource) => work(createAlertAdmin(dataSource)));
+  const devices = <T>(work: (admin: ReturnType<typeof createDeviceSettingsAdmin>) => Promise<T>) =>
+    withSchema(ingestSchema, (dataSource) => work(createDeviceSettingsAdmin(dataSource)));
+  const frames = <T>(work: (admin: ReturnType<typeof createFrameAdmin>) => Promise<T>) =>
+    withSchema(ingestSchema, (dataSource) => work(createFrameAdmin(dataSource)));
+  const frameRange = () => ({
+    imei: required(values.imei, 'imei'),
+    from: time(values.from, 'from'),
+    to: time(values.to, 'to'),
+  });
   const company = () => id(values.company?.[0], 'company');
 
   switch (command) {
@@ -277,6 +330,41 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
         throw new UsageError('give either --tag (one or more) or --clear');
       return registry((admin) => admin.vehicles.setTags(id(values.id, 'id'), values.tag ?? []));
     }
+    case 'devices:show':
+      return devices((admin) => admin.show(id(values.vehicle, 'vehicle')));
+    case 'devices:set':
+      // The only time a new secret is ever shown: it is stored as a hash.
+      return devices((admin) =>
+        admin.set(id(values.vehicle, 'vehicle'), {
+          profile: values.profile,
+          networks: values.networks,
+          clockOffsetSeconds: values['clock-offset'],
+          newSecret: values['new-secret'],
+          clearSecret: values['clear-secret'],
+        }),
+      );
+    case 'devices:profiles':
+      return listCommandProfiles();
+    case 'frames:list': {
+      const range = frameRange();
+      const limit = values.limit === undefined ? undefined : id(values.limit, 'limit');
+      return frames(async (admin) => new Lines((await admin.list(range, limit)).map(frameLine)));
+    }
+    case 'frames:replay': {
+      const range = frameRange();
+      return frames(async (admin) => {
+        const request = await admin.requestReplay(range);
+        if (!values.wait) return request;
+        process.stderr.write(
+          `replay ${request.id} requested; waiting for telemetry-ingest to carry it out\n`,
+        );
+        for (;;) {
+          const replay = await admin.replayStatus(request.id);
+          if (replay?.finishedAt) return replay;
+          await new Promise((resolve) => setTimeout(resolve, REPLAY_POLL_MS));
+        }
+      });
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }
@@ -284,7 +372,12 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
 
 const [command, ...argv] = process.argv.slice(2);
 run(command, argv).then(
-  (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
+  (result) =>
+    process.stdout.write(
+      result instanceof Lines
+        ? result.lines.map((line) => `${line}\n`).join('')
+        : `${JSON.stringify(result, null, 2)}\n`,
+    ),
   (error: unknown) => {
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
       process.stderr.write(`${error.message}\n\n${USAGE}\n`);

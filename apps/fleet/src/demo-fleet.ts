@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { FleetSimulator, FleetSimulatorOptions, ReportSender, TrackerSender, trackerSender } from '@fleet/simulator';
+import {
+  FleetSimulator,
+  FleetSimulatorOptions,
+  ReportSender,
+  TrackerSender,
+  trackerSender,
+} from '@fleet/simulator';
 import { Logger } from '@nestjs/common';
 import type { DemoCredentials } from './demo-tenant';
 
@@ -61,7 +67,9 @@ export function demoSimulatorOptions(
 export async function startDemoFleet(credentialsFile: string, options: DemoFleetOptions): Promise<DemoFleet> {
   const logger = new Logger('DemoFleet');
   const credentials = JSON.parse(await readFile(credentialsFile, 'utf8')) as DemoCredentials;
-  const trackers = new Map(credentials.vehicles.map((vehicle) => [vehicle.imei, vehicle.tracker ?? 'osmand']));
+  const trackers = new Map(
+    credentials.vehicles.map((vehicle) => [vehicle.imei, vehicle.tracker ?? 'osmand']),
+  );
   const sender = trackerSender(credentials.ingest, (imei) => trackers.get(imei) ?? 'osmand', {
     connections: credentials.vehicles.length,
   });

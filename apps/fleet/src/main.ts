@@ -49,7 +49,12 @@ async function main(): Promise<void> {
   const teltonika = { host, port: app.get(TeltonikaPort).port! };
   const gt06 = { host, port: app.get(Gt06Port).port! };
   const demo = config.seedDemoTenant
-    ? await ensureDemoTenant(app, config.dataDir, { baseUrl, osmand, teltonika, gt06 }, demoAlertServices(app))
+    ? await ensureDemoTenant(
+        app,
+        config.dataDir,
+        { baseUrl, osmand, teltonika, gt06 },
+        demoAlertServices(app),
+      )
     : undefined;
   await startServiceApp(app, effective);
   if (demo && config.demoFleet.enabled) {

@@ -43,14 +43,19 @@ export interface SimulatorOptions {
 }
 
 interface CredentialsFile {
-  ingest?: { osmand?: string; teltonika?: { host: string; port: number }; gt06?: { host: string; port: number } };
+  ingest?: {
+    osmand?: string;
+    teltonika?: { host: string; port: number };
+    gt06?: { host: string; port: number };
+  };
   vehicles?: { imei: string; tracker?: TrackerProtocol }[];
 }
 
 function hostPort(value: string | undefined, name: string): { host: string; port: number } | undefined {
   if (value === undefined) return undefined;
   const match = /^(.+):(\d{1,5})$/.exec(value);
-  if (!match || Number(match[2]) > 65_535) throw new UsageError(`--${name} must be HOST:PORT, got "${value}"`);
+  if (!match || Number(match[2]) > 65_535)
+    throw new UsageError(`--${name} must be HOST:PORT, got "${value}"`);
   return { host: match[1], port: Number(match[2]) };
 }
 
@@ -125,7 +130,9 @@ export function readSimulatorOptions(argv: string[]): SimulatorOptions {
   if (!Number.isInteger(restHistoryDays)) throw new UsageError('--rest-history-days must be a whole number');
   const url = values.url ?? credentials?.ingest?.osmand ?? 'http://localhost:5055';
   const protocol = protocolOption(values.protocol);
-  const fileTrackers = new Map((credentials?.vehicles ?? []).map((vehicle) => [vehicle.imei, vehicle.tracker]));
+  const fileTrackers = new Map(
+    (credentials?.vehicles ?? []).map((vehicle) => [vehicle.imei, vehicle.tracker]),
+  );
   const trackers = Object.fromEntries(
     imeis.map((imei) => [imei, protocol ?? fileTrackers.get(imei) ?? 'osmand'] as const),
   );

@@ -69,7 +69,12 @@ export class Gt06Device {
   }
 
   /** A heartbeat; resolves once the server echoed it. */
-  sendStatus(status: { acc: boolean; powerCut?: boolean; voltageLevel: number; gsmSignal: number }): Promise<void> {
+  sendStatus(status: {
+    acc: boolean;
+    powerCut?: boolean;
+    voltageLevel: number;
+    gsmSignal: number;
+  }): Promise<void> {
     return this.exchange(GT06_PROTOCOL.status, encodeGt06Status(status, this.nextSerial()));
   }
 

@@ -29,7 +29,11 @@ export interface TeltonikaDeviceOptions {
  */
 export class TeltonikaDevice {
   private buffer = Buffer.alloc(0);
-  private waiting?: { expect: 'login' | 'ack'; resolve: (value: number) => void; reject: (error: Error) => void };
+  private waiting?: {
+    expect: 'login' | 'ack';
+    resolve: (value: number) => void;
+    reject: (error: Error) => void;
+  };
   private closedError?: Error;
   /** Every Codec 12 command text the server sent, in order. */
   readonly commands: string[] = [];
@@ -50,7 +54,9 @@ export class TeltonikaDevice {
   }
 
   /** Connects and logs in; resolves with the server's answer (true: accepted). */
-  static async connect(options: TeltonikaDeviceOptions): Promise<{ device: TeltonikaDevice; accepted: boolean }> {
+  static async connect(
+    options: TeltonikaDeviceOptions,
+  ): Promise<{ device: TeltonikaDevice; accepted: boolean }> {
     const socket = await new Promise<Socket>((resolve, reject) => {
       const socket = connect({ host: options.host, port: options.port }, () => resolve(socket));
       socket.once('error', reject);

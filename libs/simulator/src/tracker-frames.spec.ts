@@ -30,7 +30,9 @@ const report: SimulatedReport = {
 
 describe('a simulated report as a Teltonika FMB sends it', () => {
   it('carries the readings as the IO elements of the FMB parameter list, through the wire and back', () => {
-    const [record] = decodeAvlData(encodeAvlData({ codec: 0x8e, records: [teltonikaRecordOf(report)] })).records;
+    const [record] = decodeAvlData(
+      encodeAvlData({ codec: 0x8e, records: [teltonikaRecordOf(report)] }),
+    ).records;
     expect(record).toMatchObject({
       timestamp: new Date('2026-11-20T08:15:30.500Z'),
       lat: 52.520_008,
@@ -41,7 +43,10 @@ describe('a simulated report as a Teltonika FMB sends it', () => {
       satellites: 11,
     });
     const io = Object.fromEntries(
-      [...record.io].map(([id, value]) => [id, Buffer.isBuffer(value) ? value.toString('latin1') : Number(value)]),
+      [...record.io].map(([id, value]) => [
+        id,
+        Buffer.isBuffer(value) ? value.toString('latin1') : Number(value),
+      ]),
     );
     expect(io).toEqual({
       239: 1,

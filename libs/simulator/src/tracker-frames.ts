@@ -42,7 +42,10 @@ export function teltonikaRecordOf(report: SimulatedReport): AvlRecord {
 }
 
 /** A report as a GT06 sends it (0x22: fix, ACC and mileage; nothing else of the vehicle). */
-export function gt06FixOf(report: SimulatedReport): { fix: Gt06Fix; extra: { acc: boolean; mileageM: number } } {
+export function gt06FixOf(report: SimulatedReport): {
+  fix: Gt06Fix;
+  extra: { acc: boolean; mileageM: number };
+} {
   return {
     fix: {
       time: new Date(Math.floor(report.time / 1000) * 1000),
@@ -67,8 +70,10 @@ export function teltonikaCommandOf(id: string, text: string): DeviceCommand {
   const outputs = /^setdigout ([01?])([01?])?$/.exec(text.trim());
   if (outputs) {
     const [, first, second] = outputs;
-    if (first !== '?' && (second === undefined || second === '?')) return { id, type: 'ignition', on: first === '0' };
-    if (first === '?' && second !== undefined && second !== '?') return { id, type: 'doorLock', lock: second === '1' };
+    if (first !== '?' && (second === undefined || second === '?'))
+      return { id, type: 'ignition', on: first === '0' };
+    if (first === '?' && second !== undefined && second !== '?')
+      return { id, type: 'doorLock', lock: second === '1' };
   }
   if (text.trim() === 'getgps') return { id, type: 'locate' };
   return { id, type: 'unsupported' };

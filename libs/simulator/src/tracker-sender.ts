@@ -53,7 +53,8 @@ export function trackerSender(
   let handler: CommandHandler | undefined;
   let commandIds = 0;
 
-  const carryOut = (imei: string, command: DeviceCommand): CommandStatus => handler?.(imei, command) ?? 'failed';
+  const carryOut = (imei: string, command: DeviceCommand): CommandStatus =>
+    handler?.(imei, command) ?? 'failed';
 
   const open = (imei: string, protocol: 'teltonika' | 'gt06'): Promise<Device> => {
     const endpoint = endpoints[protocol];
@@ -91,7 +92,10 @@ export function trackerSender(
     return device;
   };
 
-  const sendOverConnection = async (report: SimulatedReport, protocol: 'teltonika' | 'gt06'): Promise<SendOutcome> => {
+  const sendOverConnection = async (
+    report: SimulatedReport,
+    protocol: 'teltonika' | 'gt06',
+  ): Promise<SendOutcome> => {
     try {
       const link = await connection(report.imei, protocol);
       if (link.kind === 'teltonika') {
@@ -122,7 +126,8 @@ export function trackerSender(
     },
     close: () => {
       osmand.close();
-      for (const device of devices.values()) void device.then((link) => link.device.close()).catch(() => undefined);
+      for (const device of devices.values())
+        void device.then((link) => link.device.close()).catch(() => undefined);
       devices.clear();
     },
   };

@@ -12,7 +12,7 @@ export interface RouteOwnership {
   readonly sunset?: string;
 }
 
-const { auth, queryApi, commandGateway, alertEngine, webhookDispatcher } = ServiceNames;
+const { auth, telemetryIngest, queryApi, commandGateway, alertEngine, webhookDispatcher } = ServiceNames;
 
 const route = (method: HttpMethod, path: string, owner: ServiceName): RouteOwnership => ({
   method,
@@ -80,6 +80,10 @@ export const publicRoutes: readonly RouteOwnership[] = [
   // Extension: reading commands (docs/commands.md)
   route('GET', '/v2/api/commands/{commandId}', commandGateway),
   route('GET', '/v2/api/vehicles/{id}/commands', commandGateway),
+
+  // Extension: operators' settings of a vehicle's tracker (docs/device-settings.md)
+  route('GET', '/v2/api/vehicles/{id}/device-settings', telemetryIngest),
+  route('PUT', '/v2/api/vehicles/{id}/device-settings', telemetryIngest),
 
   // Alerts
   route('GET', '/v2/api/companies/{id}/alert-records', alertEngine),

@@ -106,6 +106,15 @@ export class FleetMetrics {
     registers: [this.registry],
   });
 
+  readonly rawFramesDropped = new Counter({
+    name: 'fleet_raw_frames_dropped_total',
+    help:
+      'Tracker frames the raw frame archive could not keep, by reason (buffer_full: the database was ' +
+      'away and the buffer filled; unwritten: still unwritten when the process stopped).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly alertPositionsEvaluated = new Counter({
     name: 'fleet_alert_positions_evaluated_total',
     help: 'Positions evaluated against alert configurations (late fixes and redeliveries excluded).',

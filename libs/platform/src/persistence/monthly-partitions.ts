@@ -4,15 +4,29 @@ import { DataSource } from 'typeorm';
 
 const HOUR_MS = 3_600_000;
 
-/** A table partitioned by month of a time column (`PARTITION BY RANGE`), with a `<table>_default` partition. */
-export interface MonthlyPartitionedTable {
+/**
+ * How much time one partition holds: a month (`<table>_yyyy_mm`: position history, alert records) or a
+ * day (`<table>_yyyy_mm_dd`: data kept for days, such as telemetry-ingest's raw frames, where a monthly
+ * partition would keep up to a month past retention before it could be dropped whole).
+ */
+export type PartitionUnit = 'month' | 'day';
+
+/** A table partitioned by range of a time column (`PARTITION BY RANGE`), with a `<table>_default` partition. */
+export interface TimePartitionedTable {
   schema: string;
-  /** The partitioned table; its partitions are named `<table>_yyyy_mm`. */
+  /** The partitioned table; its partitions are named `<table>_yyyy_mm` (months) or `<table>_yyyy_mm_dd` (days). */
   table: string;
   /** The range key, for the row-by-row retention of the default partition. */
   timeColumn: string;
   /** Partitions wholly older than this are dropped. */
   retentionDays: number;
+  unit: PartitionUnit;
+  /** Partitions are kept from the previous unit to this many units ahead of the current one. */
+  ahead: number;
+}
+
+/** A table partitioned by month of a time column (the shape query-api and alert-engine describe). */
+export interface MonthlyPartitionedTable extends Omit<TimePartitionedTable, 'unit' | 'ahead'> {
   /** Partitions are kept from last month to this many months ahead of the current one. */
   monthsAhead: number;
 }
@@ -22,24 +36,38 @@ export interface PartitionChanges {
   dropped: string[];
 }
 
-const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The start of the unit `offset` units after the one holding `now` (UTC), and the partition's name suffix. */
+function unitStart(unit: PartitionUnit, now: Date, offset: number): Date {
+  return unit === 'month'
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1))
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
+}
+
+function suffix(unit: PartitionUnit, start: Date): string {
+  const month = `${start.getUTCFullYear()}_${two(start.getUTCMonth() + 1)}`;
+  return unit === 'month' ? month : `${month}_${two(start.getUTCDate())}`;
+}
 
 /**
- * Keeps the monthly partitions of a time-partitioned table ahead of time and drops the ones past
- * retention: whole-partition drops make retention free of row-by-row deletes. Shared by every owner
- * of such a table (query-api's position history, alert-engine's records), which provides it with
- * {@link monthlyPartitionsProvider}: maintained at start and every hour while the app runs. One
- * replica maintains a table at a time (an advisory lock named after the table), the others skip that
- * round.
+ * Keeps the partitions of a time-partitioned table ahead of time and drops the ones past retention:
+ * whole-partition drops make retention free of row-by-row deletes. Shared by every owner of such a
+ * table (query-api's position history and alert-engine's records by month, telemetry-ingest's raw
+ * frames by day), which provides it with {@link monthlyPartitionsProvider} or
+ * {@link timePartitionsProvider}: maintained at start and every hour while the app runs; shutdown waits
+ * for a round in flight. One replica maintains a table at a time (an advisory lock named after the
+ * table), the others skip that round.
  */
-export class MonthlyPartitions implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TimePartitions implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger: Logger;
   private readonly qualified: string;
   private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly spec: MonthlyPartitionedTable,
+    private readonly spec: TimePartitionedTable,
   ) {
     this.logger = new Logger(`Partitions:${spec.schema}.${spec.table}`);
     this.qualified = `"${spec.schema}"."${spec.table}"`;
@@ -47,40 +75,51 @@ export class MonthlyPartitions implements OnApplicationBootstrap, OnApplicationS
 
   /** Maintains now, then every hour until {@link stop}; a failed later round is logged and retried. */
   async start(): Promise<void> {
-    await this.maintain();
+    await this.round();
     this.timer = setInterval(() => {
-      this.maintain().catch((error: unknown) =>
+      if (this.running) return;
+      this.round().catch((error: unknown) =>
         this.logger.error({ msg: 'partition maintenance failed', err: error }),
       );
     }, HOUR_MS);
     this.timer.unref();
   }
 
-  stop(): void {
+  /** No more rounds; resolves once the one in flight, if any, is over. */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
   }
 
   onApplicationBootstrap(): Promise<void> {
     return this.start();
   }
 
-  onApplicationShutdown(): void {
-    this.stop();
+  onApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 
-  /** Creates partitions from last month to `monthsAhead` months ahead; drops those wholly older than retention. */
+  private round(): Promise<PartitionChanges> {
+    const round = this.maintain();
+    this.running = round;
+    return round.finally(() => {
+      if (this.running === round) this.running = undefined;
+    });
+  }
+
+  /** Creates partitions from the previous unit to `ahead` units ahead; drops those wholly older than retention. */
   async maintain(now = new Date()): Promise<PartitionChanges> {
-    const { schema, table, timeColumn, retentionDays, monthsAhead } = this.spec;
+    const { schema, table, timeColumn, retentionDays, unit, ahead } = this.spec;
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
         `fleet-partitions:${schema}.${table}`,
       ]);
       if (!locked) return { created: [], dropped: [] };
       const created: string[] = [];
-      for (let offset = -1; offset <= monthsAhead; offset++) {
-        const start = monthStart(now.getUTCFullYear(), now.getUTCMonth() + offset);
-        const end = monthStart(start.getUTCFullYear(), start.getUTCMonth() + 1);
-        const name = `${table}_${start.getUTCFullYear()}_${String(start.getUTCMonth() + 1).padStart(2, '0')}`;
+      for (let offset = -1; offset <= ahead; offset++) {
+        const start = unitStart(unit, now, offset);
+        const end = unitStart(unit, now, offset + 1);
+        const name = `${table}_${suffix(unit, start)}`;
         const [{ exists }] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [
           `"${schema}"."${name}"`,
         ]);
@@ -105,7 +144,7 @@ export class MonthlyPartitions implements OnApplicationBootstrap, OnApplicationS
         await manager.query(`DROP TABLE "${schema}"."${partition.name}"`);
         dropped.push(partition.name);
       }
-      // The default partition holds only rows outside every month above; retention applies to it row by row.
+      // The default partition holds only rows outside every partition above; retention applies to it row by row.
       await manager.query(`DELETE FROM "${schema}"."${table}_default" WHERE "${timeColumn}" < $1`, [cutoff]);
       if (created.length || dropped.length)
         this.logger.log({ msg: 'partitions maintained', created, dropped });
@@ -114,21 +153,41 @@ export class MonthlyPartitions implements OnApplicationBootstrap, OnApplicationS
   }
 }
 
+/** {@link TimePartitions} by month, described as query-api and alert-engine describe their tables. */
+export class MonthlyPartitions extends TimePartitions {
+  constructor(dataSource: DataSource, { monthsAhead, ...spec }: MonthlyPartitionedTable) {
+    super(dataSource, { ...spec, unit: 'month', ahead: monthsAhead });
+  }
+}
+
 /**
  * The Nest provider of a service's partitioned table in `schema` (its data source is the schema's):
  * `describe` reads the rest of the table's description from the service's config, injected with
  * `configToken`. Provided under `provide`, so that a test can reach it (`app.get`).
  */
+export function timePartitionsProvider<C>(
+  provide: string | symbol,
+  schema: string,
+  configToken: string | symbol,
+  describe: (config: C) => Omit<TimePartitionedTable, 'schema'>,
+): Provider {
+  return {
+    provide,
+    inject: [configToken, getDataSourceToken(schema)],
+    useFactory: (config: C, dataSource: DataSource) =>
+      new TimePartitions(dataSource, { schema, ...describe(config) }),
+  };
+}
+
+/** {@link timePartitionsProvider} of a table partitioned by month. */
 export function monthlyPartitionsProvider<C>(
   provide: string | symbol,
   schema: string,
   configToken: string | symbol,
   describe: (config: C) => Omit<MonthlyPartitionedTable, 'schema'>,
 ): Provider {
-  return {
-    provide,
-    inject: [configToken, getDataSourceToken(schema)],
-    useFactory: (config: C, dataSource: DataSource) =>
-      new MonthlyPartitions(dataSource, { schema, ...describe(config) }),
-  };
+  return timePartitionsProvider<C>(provide, schema, configToken, (config) => {
+    const { monthsAhead, ...table } = describe(config);
+    return { ...table, unit: 'month', ahead: monthsAhead };
+  });
 }

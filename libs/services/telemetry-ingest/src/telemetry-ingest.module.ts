@@ -7,7 +7,10 @@ import { ConnectedDevices } from './device-ports/connected-devices';
 import { DeviceGateway } from './device-ports/device-gateway';
 import { SourceThrottle } from './device-ports/source-throttle';
 import { DeviceDirectory } from './device-sessions/device-directory';
+import { DeviceSettingsCache } from './device-settings/device-settings.cache';
+import { DeviceSettingsController } from './device-settings/device-settings.controller';
 import { DeviceSettingsService } from './device-settings/device-settings.service';
+import { DeviceSettingsStore } from './device-settings/device-settings.store';
 import { VehicleSnapshotsConsumer } from './device-sessions/vehicle-snapshots.consumer';
 import { DeviceListener } from './osmand/device-listener';
 import { PositionBatchController } from './positions/position-batch.controller';
@@ -18,6 +21,9 @@ import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from './telemetry-inge
 import { TeltonikaPort } from './teltonika/teltonika-port';
 import { Gt06Port } from './gt06/gt06-port';
 import { ingestSchema } from './telemetry-ingest.schema';
+import { FrameReplayer } from './raw-frames/frame-replayer';
+import { RawFrameArchive } from './raw-frames/raw-frame-archive';
+import { rawFramePartitions } from './raw-frames/raw-frame-partitions';
 
 /**
  * Device ingestion: the tracker ports (OsmAnd over HTTP, Teltonika over TCP and UDP, GT06 over TCP)
@@ -30,7 +36,12 @@ export class TelemetryIngestModule {
     return {
       module: TelemetryIngestModule,
       imports: [DatabaseModule.forService(ingestSchema)],
-      controllers: [PositionBatchController, VehicleSnapshotsConsumer, CommandRequestsConsumer],
+      controllers: [
+        PositionBatchController,
+        VehicleSnapshotsConsumer,
+        CommandRequestsConsumer,
+        DeviceSettingsController,
+      ],
       providers: [
         { provide: TELEMETRY_INGEST_CONFIG, useValue: config },
         DeviceDirectory,
@@ -40,12 +51,17 @@ export class TelemetryIngestModule {
         DeviceCommandsService,
         DeviceListener,
         DeviceSettingsService,
+        DeviceSettingsStore,
+        DeviceSettingsCache,
         SourceThrottle,
         ConnectedDevices,
         DeviceGateway,
         CommandNotifications,
         TeltonikaPort,
         Gt06Port,
+        RawFrameArchive,
+        FrameReplayer,
+        rawFramePartitions,
       ],
       exports: [DeviceListener, TeltonikaPort, Gt06Port],
     };

@@ -6,17 +6,21 @@ import { CreateDeviceSessions1763800000000 } from './migrations/1763800000000-cr
 import { DeviceSessionCompanies1764100000000 } from './migrations/1764100000000-device-session-companies';
 import { CreateDeviceCommands1764900000000 } from './migrations/1764900000000-create-device-commands';
 import { CreateDeviceSettings1765100000000 } from './migrations/1765100000000-create-device-settings';
+import { CreateRawFrames1765200000000 } from './migrations/1765200000000-create-raw-frames';
+import { FrameReplay } from './raw-frames/frame-replay.entity';
+import { RawFrameChunk } from './raw-frames/raw-frame-chunk.entity';
 
 export const INGEST_SCHEMA = 'ingest';
 
 /** Tables owned by telemetry-ingest. */
 export const ingestSchema: ServiceSchema = {
   schema: INGEST_SCHEMA,
-  entities: [DeviceSession, DeviceCommand, DeviceSetting],
+  entities: [DeviceSession, DeviceCommand, DeviceSetting, RawFrameChunk, FrameReplay],
   migrations: [
     CreateDeviceSessions1763800000000,
     DeviceSessionCompanies1764100000000,
     CreateDeviceCommands1764900000000,
     CreateDeviceSettings1765100000000,
+    CreateRawFrames1765200000000,
   ],
 };

@@ -45,7 +45,10 @@ export class CommandNotifications implements OnApplicationBootstrap, OnApplicati
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.database.url, application_name: 'ingest-commands' });
+    const client = new Client({
+      connectionString: this.config.database.url,
+      application_name: 'ingest-commands',
+    });
     client.on('notification', (message) => {
       const vehicleIds = (message.payload ?? '').split(',').map(Number).filter(Number.isInteger);
       if (vehicleIds.length > 0) this.commands.markDue(vehicleIds);

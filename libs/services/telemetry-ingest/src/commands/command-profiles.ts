@@ -38,7 +38,8 @@ export const commandProfiles: Readonly<Record<string, CommandProfile>> = {
   'teltonika-fmb-can': {
     name: 'teltonika-fmb-can',
     protocol: 'teltonika',
-    summary: 'Teltonika FMB with an LV-CAN200/ALL-CAN300 adapter locking the doors over CAN; DOUT1 immobilises',
+    summary:
+      'Teltonika FMB with an LV-CAN200/ALL-CAN300 adapter locking the doors over CAN; DOUT1 immobilises',
     ignition: { disable: 'setdigout 1', enable: 'setdigout 0' },
     doorLock: { lock: 'lvcanlockalldoors', unlock: 'lvcanunlockalldoors' },
     locate: 'getgps',

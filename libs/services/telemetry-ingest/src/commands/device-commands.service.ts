@@ -184,7 +184,12 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
       await this.publishResults([
         acknowledgement.status === 'ok'
           ? { ...result, ...answer, status: 'acknowledged' }
-          : { ...result, ...answer, status: 'failed', reason: acknowledgement.reason ?? DEVICE_FAILURE_REASON },
+          : {
+              ...result,
+              ...answer,
+              status: 'failed',
+              reason: acknowledgement.reason ?? DEVICE_FAILURE_REASON,
+            },
       ]);
     });
   }

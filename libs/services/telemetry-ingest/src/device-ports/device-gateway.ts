@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CommandProfile, CommandProtocol, profileFor } from '../commands/command-profiles';
 import { DeviceCommandsService } from '../commands/device-commands.service';
 import { DeviceDirectory } from '../device-sessions/device-directory';
-import { DeviceSettingsService } from '../device-settings/device-settings.service';
+import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
 import { IntakeOutcome, NormalizedReport, PositionIntakeService } from '../positions/position-intake.service';
 import { PositionMetrics } from '../positions/position-metrics';
 import { ConnectedDevices, LiveDevice } from './connected-devices';
@@ -30,7 +30,7 @@ export class DeviceGateway {
 
   constructor(
     private readonly directory: DeviceDirectory,
-    private readonly settings: DeviceSettingsService,
+    private readonly settings: DeviceSettingsCache,
     private readonly intake: PositionIntakeService,
     private readonly metrics: PositionMetrics,
     private readonly throttle: SourceThrottle,
@@ -50,13 +50,14 @@ export class DeviceGateway {
       this.throttle.failed(peer);
       return this.refused(protocol, 'unknown_device');
     }
+    // Cached: a UDP datagram is a login of its own, and must not cost a query.
     const settings = await this.settings.of(device.vehicleId);
-    if (settings?.allowedNetworks && !settings.allowedNetworks.admits(peer)) {
+    if (settings.allowedNetworks && !settings.allowedNetworks.admits(peer)) {
       return this.refused(protocol, 'source_not_allowed');
     }
     return {
       accepted: true,
-      device: { vehicleId: device.vehicleId, imei, profile: profileFor(protocol, settings?.commandProfile) },
+      device: { vehicleId: device.vehicleId, imei, profile: profileFor(protocol, settings.commandProfile) },
     };
   }
 
@@ -105,7 +106,10 @@ export class DeviceGateway {
     this.connected.detach(live);
   }
 
-  private refused(protocol: CommandProtocol, reason: 'unknown_device' | 'throttled' | 'source_not_allowed'): LoginOutcome {
+  private refused(
+    protocol: CommandProtocol,
+    reason: 'unknown_device' | 'throttled' | 'source_not_allowed',
+  ): LoginOutcome {
     this.connected.refused(protocol, reason);
     return { accepted: false, reason };
   }

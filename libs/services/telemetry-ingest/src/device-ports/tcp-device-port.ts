@@ -85,7 +85,8 @@ export class TcpDevicePort {
         resolve();
       });
     }).catch((error: unknown) => {
-      if (isAddressInUse(error)) throw portInUse(this.options.portSetting, this.options.host, this.options.port);
+      if (isAddressInUse(error))
+        throw portInUse(this.options.portSetting, this.options.host, this.options.port);
       throw error;
     });
     this.server = server;

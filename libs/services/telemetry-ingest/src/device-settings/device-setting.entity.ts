@@ -1,9 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * What an operator set for a vehicle's tracker (docs/trackers.md): its command profile (which text each
- * command sends, how its outputs are wired) and the networks it may connect from. A vehicle without a
- * row gets its protocol's default profile and connects from any allowed network.
+ * What an operator set for a vehicle's tracker (docs/device-settings.md): its command profile (which
+ * text each command sends, how its outputs are wired), the networks it may connect from, the OsmAnd
+ * device secret and the clock offset of its fix times. A vehicle without a row gets its protocol's
+ * default profile, connects from any allowed network, needs no secret and has no offset.
  */
 @Entity({ schema: 'ingest', name: 'device_settings' })
 export class DeviceSetting {
@@ -14,9 +15,20 @@ export class DeviceSetting {
   @Column({ name: 'command_profile', type: 'text', nullable: true })
   commandProfile!: string | null;
 
-  /** CIDR ranges the tracker's TCP sessions must come from (its fleet's private APN); null for any. */
+  /** CIDR ranges the tracker must report and log in from (its fleet's private APN); null for any. */
   @Column({ name: 'allowed_networks', type: 'text', array: true, nullable: true })
   allowedNetworks!: string[] | null;
+
+  /**
+   * SHA-256 (hex) of the secret every OsmAnd report of the vehicle must carry; null when none is
+   * required. The secret itself is shown once and never stored.
+   */
+  @Column({ name: 'secret_hash', type: 'text', nullable: true })
+  secretHash!: string | null;
+
+  /** Seconds added to the device's fix times before any check (a device reporting local time as UTC). */
+  @Column({ name: 'clock_offset_seconds', type: 'integer', default: 0 })
+  clockOffsetSeconds!: number;
 
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;

@@ -1,6 +1,7 @@
 import { HealthRegistry } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DeviceGateway } from '../device-ports/device-gateway';
+import { RawFrameArchive } from '../raw-frames/raw-frame-archive';
 import { TcpDevicePort } from '../device-ports/tcp-device-port';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { Gt06Session } from './gt06-session';
@@ -15,6 +16,7 @@ export class Gt06Port implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly gateway: DeviceGateway,
     private readonly health: HealthRegistry,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+    private readonly archive: RawFrameArchive,
   ) {}
 
   get port(): number | undefined {
@@ -30,7 +32,8 @@ export class Gt06Port implements OnApplicationBootstrap, OnApplicationShutdown {
       port: trackers.gt06Port,
       networks: device.allowedNetworks,
       limits: trackers.limits,
-      open: (connection) => new Gt06Session(this.gateway, connection, trackers.limits.maxFrameBytes),
+      open: (connection) =>
+        new Gt06Session(this.gateway, connection, trackers.limits.maxFrameBytes, this.archive),
       refused: (reason) => this.gateway.connected.refused('gt06', reason),
     });
     await tcp.listen();

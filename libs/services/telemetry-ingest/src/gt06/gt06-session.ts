@@ -1,11 +1,8 @@
-import { DeviceEventType, PositionReadingsV1 } from '@fleet/contracts';
 import {
   decodeGt06,
   encodeGt06Answer,
   encodeGt06Command,
-  Gt06Alarm,
   Gt06Error,
-  Gt06Fix,
   gt06NeedsAnswer,
   readGt06Frame,
 } from '@fleet/trackers';
@@ -16,28 +13,9 @@ import { LiveDevice } from '../device-ports/connected-devices';
 import { DeviceGateway, LoggedInDevice } from '../device-ports/device-gateway';
 import { DeviceConnection, DeviceSession } from '../device-ports/tcp-device-port';
 import { NormalizedReport } from '../positions/position-intake.service';
-
-/** GT06 alarms the platform has a device event for; the others are logged with the fix only. */
-const ALARM_EVENTS: Partial<Record<Gt06Alarm, DeviceEventType>> = {
-  sos: 'sos',
-  powerCut: 'powerCut',
-  vibration: 'vibration',
-  overspeed: 'overspeed',
-};
-
-/** GT06's signal scale is 0–4; the platform's is 0–5 bars. */
-const signalBars = (level: number): number => Math.min(5, Math.round((level * 5) / 4));
-
-function gt06Report(imei: string, fix: Gt06Fix, readings: PositionReadingsV1): NormalizedReport {
-  return {
-    deviceId: imei,
-    fixTime: fix.time,
-    lat: fix.lat,
-    lng: fix.lng,
-    valid: fix.fixed,
-    readings: { speedKmh: fix.speedKmh, course: fix.course % 360, satellites: fix.satellites, ...readings },
-  };
-}
+import { failureOutcome, intakeOutcome, loginOutcome, SECOND_SESSION } from '../raw-frames/frame-outcome';
+import { RawFrameArchive } from '../raw-frames/raw-frame-archive';
+import { gt06Reports } from './gt06-reports';
 
 /**
  * One Concox GT06 (or compatible) over TCP (docs/trackers.md): login, GPS packets (0x12, 0x22),
@@ -53,19 +31,39 @@ export class Gt06Session implements DeviceSession {
   /** Commands written, by the server flag their answer will carry. */
   private readonly awaiting = new Map<number, HandedCommand>();
   private nextFlag = 1;
+  /** The frame in hand: its length once known, the IMEI a login names, what became of it (archived). */
+  private handling: { length: number; outcome: string; imei?: string } = { length: 0, outcome: '' };
 
   constructor(
     private readonly gateway: DeviceGateway,
     private readonly connection: DeviceConnection,
     private readonly maxFrameBytes: number,
+    private readonly archive: RawFrameArchive,
   ) {}
 
+  /** Handles the next frame and archives it with its outcome (docs/raw-frames.md), also when it fails. */
   async consume(received: Buffer): Promise<number> {
+    const receivedAt = new Date();
+    this.handling = { length: 0, outcome: '' };
+    try {
+      const used = await this.handle(received);
+      if (used > 0) this.keep(received.subarray(0, used), receivedAt, this.handling.outcome);
+      return used;
+    } catch (error) {
+      const bytes = received.subarray(0, this.handling.length || received.length);
+      this.keep(bytes, receivedAt, this.handling.outcome || failureOutcome(error));
+      throw error;
+    }
+  }
+
+  private async handle(received: Buffer): Promise<number> {
     const read = readGt06Frame(received, this.maxFrameBytes);
     if (read === undefined) return 0;
     const { frame, length } = read;
+    this.handling.length = length;
     if (!frame.crcValid) {
       this.gateway.unparseable('gt06', this.connection.peer, new Gt06Error('crc', 'CRC mismatch'));
+      this.handling.outcome = 'crc';
       return length;
     }
     const message = decodeGt06(frame);
@@ -78,33 +76,26 @@ export class Gt06Session implements DeviceSession {
     this.live.lastHeardAt = Date.now();
     const { imei } = this.device;
     switch (message.type) {
-      case 'gps': {
-        const readings: PositionReadingsV1 = {};
-        if (message.acc !== undefined) readings.ignition = message.acc;
-        if (message.mileageM !== undefined) readings.odometerM = message.mileageM;
-        await this.accept([gt06Report(imei, message.fix, readings)]);
+      case 'gps':
+      case 'alarm':
+        await this.accept(gt06Reports(imei, message));
         break;
-      }
-      case 'alarm': {
-        const event = ALARM_EVENTS[message.alarm];
-        const readings: PositionReadingsV1 = event ? { deviceEvents: [event] } : {};
-        if (message.acc !== undefined) readings.ignition = message.acc;
-        if (message.gsmSignal !== undefined) readings.signal = signalBars(message.gsmSignal);
-        await this.accept([gt06Report(imei, message.fix, readings)]);
-        break;
-      }
       case 'commandResponse':
+        this.handling.outcome = 'command answer';
         await this.answered(message.serverFlag, message.text);
         break;
       case 'status':
         // A heartbeat carries no position: it proves the connection alive (above) and is answered.
+        this.handling.outcome = 'status';
         break;
       case 'unknown':
         // Compatibles add packets of their own (LBS-only, address requests): skipped, never fatal.
         this.logger.debug({ msg: 'GT06 packet of an unknown protocol skipped', protocol: message.protocol });
+        this.handling.outcome = `unknown protocol 0x${message.protocol.toString(16).padStart(2, '0')}`;
         break;
     }
-    if (gt06NeedsAnswer(frame.protocol)) await this.connection.write(encodeGt06Answer(frame.protocol, frame.serial));
+    if (gt06NeedsAnswer(frame.protocol))
+      await this.connection.write(encodeGt06Answer(frame.protocol, frame.serial));
     return length;
   }
 
@@ -112,8 +103,22 @@ export class Gt06Session implements DeviceSession {
     if (this.live) this.gateway.detach(this.live);
   }
 
+  private keep(bytes: Buffer, receivedAt: Date, outcome: string): void {
+    const { imei = this.handling.imei, vehicleId } = this.device ?? {};
+    this.archive.keep({
+      protocol: 'gt06',
+      imei,
+      vehicleId,
+      peer: this.connection.peer,
+      receivedAt,
+      bytes,
+      outcome,
+    });
+  }
+
   private async accept(reports: NormalizedReport[]): Promise<void> {
     const outcome = await this.gateway.accept('gt06', this.device!.vehicleId, reports);
+    this.handling.outcome = intakeOutcome(outcome, reports.length);
     if (outcome.accepted > 0 && this.live && !this.live.trusted) {
       this.live.trusted = true;
       await this.gateway.push(this.device!.vehicleId);
@@ -122,6 +127,8 @@ export class Gt06Session implements DeviceSession {
 
   private async login(imei: string, protocol: number, serial: number): Promise<void> {
     const outcome = await this.gateway.login('gt06', imei, this.connection.peer);
+    this.handling.imei = imei;
+    this.handling.outcome = loginOutcome(outcome);
     // GT06 has no refusal answer: an unknown device is simply not answered and disconnected.
     if (!outcome.accepted) {
       this.connection.close();
@@ -138,6 +145,7 @@ export class Gt06Session implements DeviceSession {
       close: () => this.connection.close(),
     };
     if (!this.gateway.attach(live)) {
+      this.handling.outcome = SECOND_SESSION;
       this.connection.close();
       return;
     }

@@ -20,6 +20,11 @@ export interface DeviceReport {
   readings: PositionReadingsV1;
   /** The outcome of a command the device was handed (`cmdid` and `cmdstatus`), when it reports one. */
   acknowledgement?: CommandAcknowledgement;
+  /**
+   * The device secret (`secret`), when the report carries one: the listener compares it with the
+   * vehicle's (docs/device-settings.md) and passes it on to nothing else.
+   */
+  secret?: string;
 }
 
 /** A device's report of what became of a command (docs/osmand.md, "Commands (extension)"). */
@@ -60,6 +65,12 @@ const MAX_DEVICE_ID_LENGTH = 64;
 const MAX_DRIVER_LENGTH = 128;
 /** Bad values are echoed in the 400 answer; a long one is cut so the answer stays short. */
 const MAX_SHOWN_VALUE_LENGTH = 80;
+/**
+ * Arrays and objects are echoed this deep and this wide at most: a JSON body may nest thousands of
+ * levels within its 64 KB, and writing all of it out (JSON.stringify) overflows the stack.
+ */
+const MAX_SHOWN_DEPTH = 3;
+const MAX_SHOWN_ITEMS = 8;
 
 /** Plain decimal notation only: Number() alone would also take '', '0x1F', 'Infinity' and ' 1 '. */
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
@@ -71,8 +82,28 @@ const DATE_TIME =
   /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})[T ](?<hour>\d{2}):(?<minute>\d{2})(?::(?<second>\d{2})(?:[.,](?<fraction>\d+))?)?(?<zone>Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = preview(value, 0);
   return text.length > MAX_SHOWN_VALUE_LENGTH ? `${text.slice(0, MAX_SHOWN_VALUE_LENGTH)}…` : text;
+}
+
+/** JSON text of the value down to MAX_SHOWN_DEPTH and across MAX_SHOWN_ITEMS, `…` for the rest. */
+function preview(value: unknown, depth: number): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (depth >= MAX_SHOWN_DEPTH) return '[…]';
+    const items = value.slice(0, MAX_SHOWN_ITEMS).map((item) => preview(item, depth + 1));
+    return `[${items.join(',')}${value.length > MAX_SHOWN_ITEMS ? ',…' : ''}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    if (depth >= MAX_SHOWN_DEPTH) return '{…}';
+    const members = entries
+      .slice(0, MAX_SHOWN_ITEMS)
+      .map(([key, member]) => `${JSON.stringify(key)}:${preview(member, depth + 1)}`);
+    return `{${members.join(',')}${entries.length > MAX_SHOWN_ITEMS ? ',…' : ''}}`;
+  }
+  return JSON.stringify(value) ?? String(value);
 }
 
 function invalid(field: string, value: unknown, problem: string): OsmAndParseError {
@@ -323,8 +354,19 @@ function indexFields(fields: Record<string, string | string[] | undefined>): Loo
   };
 }
 
+/** Query/form fields as they arrive, a repeated one as a list. */
+export type OsmAndFields = Record<string, string | string[] | undefined>;
+
+/** The device secret parameter (docs/device-settings.md): in the query, the form or the JSON body. */
+const SECRET_FIELD = 'secret';
+
+/** `secret` as text, or nothing: no value is a secret of the wrong type, it is only right or wrong. */
+function optionalSecret(value: Scalar | undefined): { secret?: string } {
+  return value === undefined ? {} : { secret: String(value) };
+}
+
 /** Parses a GET query string or POST form body (already split into fields) of the OsmAnd protocol. */
-export function parseOsmAndFields(fields: Record<string, string | string[] | undefined>): DeviceReport {
+export function parseOsmAndFields(fields: OsmAndFields): DeviceReport {
   const lookup = indexFields(fields);
   const idField = lookup('id') !== undefined ? 'id' : 'deviceid';
   const id = lookup(idField);
@@ -339,6 +381,7 @@ export function parseOsmAndFields(fields: Record<string, string | string[] | und
     ...(valid === undefined ? {} : { valid: parseBoolean(valid, 'valid') }),
     readings: readReadings(lookup),
     ...optionalAcknowledgement(readAcknowledgement(lookup)),
+    ...optionalSecret(lookup(SECRET_FIELD)),
   };
 }
 
@@ -406,9 +449,11 @@ function indexExtras(extras: JsonObject | undefined, prefix: string): Lookup {
 
 /**
  * Parses the JSON body of Traccar Client 9 and later: one location object in the shape of the
- * background-geolocation library it uses. The location's own measurements win over `extras`.
+ * background-geolocation library it uses. The location's own measurements win over `extras`. The
+ * device secret is the body's `secret` member, else the query's `secret` (such an app posts to the
+ * server URL it was given, query string included).
  */
-export function parseOsmAndJson(body: unknown): DeviceReport {
+export function parseOsmAndJson(body: unknown, query: OsmAndFields = {}): DeviceReport {
   if (!isObject(body)) throw invalid('body', body, 'is not a JSON object');
   const deviceId = parseDeviceId(requireScalar(body.device_id, 'device_id'), 'device_id');
   if (Array.isArray(body.location)) {
@@ -435,6 +480,7 @@ export function parseOsmAndJson(body: unknown): DeviceReport {
       ...readLocationReadings(location, coords),
     },
     ...optionalAcknowledgement(readAcknowledgement(extrasLookup, 'location.extras.')),
+    ...optionalSecret(jsonScalar(body[SECRET_FIELD], SECRET_FIELD) ?? indexFields(query)(SECRET_FIELD)),
   };
 }
 

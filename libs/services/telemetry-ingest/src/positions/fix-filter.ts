@@ -7,7 +7,8 @@ import { LRUCache } from 'lru-cache';
  * the last accepted fix, or it repeats the fix time of the last accepted one. (A fix too far in the
  * future is refused before, by the intake's time check.)
  */
-export type DirtyFixReason = 'zero_position' | 'invalid_fix' | 'no_satellites' | 'impossible_speed' | 'duplicate';
+export type DirtyFixReason =
+  'zero_position' | 'invalid_fix' | 'no_satellites' | 'impossible_speed' | 'duplicate';
 
 /** What the filter needs of a fix. */
 export interface CandidateFix {

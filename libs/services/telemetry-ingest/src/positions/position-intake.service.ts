@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { checkPositionReported, PositionReadingsV1, PositionReportedV1 } from '@fleet/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
+import { applyClockOffset } from '../device-settings/clock-offset';
+import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { DirtyFixReason, FixFilter } from './fix-filter';
 import { PositionSink } from './position-sink';
@@ -73,6 +75,7 @@ export class PositionIntakeService {
     private readonly directory: DeviceDirectory,
     private readonly sink: PositionSink,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+    private readonly settings: DeviceSettingsCache,
   ) {
     this.filter = new FixFilter({ maxSpeedKmh: config.maxPlausibleSpeedKmh });
   }
@@ -88,12 +91,14 @@ export class PositionIntakeService {
     { receivedAt = new Date(), mayReport }: IntakeOptions = {},
   ): Promise<IntakeOutcome> {
     const devices = await this.directory.resolve(reports.map((report) => report.deviceId));
+    const settings = await this.settings.ofMany([...devices.values()].map((device) => device.vehicleId));
     const events: PositionReportedV1[] = reports.map((report, index) => {
       const device = devices.get(report.deviceId);
       if (device === undefined || (mayReport && !mayReport(device))) {
         throw new RejectedReport('unknown-device', index, 'deviceId', `unknown device "${report.deviceId}"`);
       }
-      return this.toEvent(report, device.vehicleId, receivedAt, index);
+      const offset = settings.get(device.vehicleId)?.clockOffsetSeconds ?? 0;
+      return this.toEvent(report, device.vehicleId, receivedAt, index, offset);
     });
     return this.publishPlausible(events, reports);
   }
@@ -111,9 +116,10 @@ export class PositionIntakeService {
     const refused: IntakeOutcome['refused'] = {};
     const usable: PositionReportedV1[] = [];
     const usableReports: NormalizedReport[] = [];
+    const { clockOffsetSeconds } = await this.settings.of(vehicleId);
     reports.forEach((report, index) => {
       try {
-        usable.push(this.toEvent(report, vehicleId, receivedAt, index));
+        usable.push(this.toEvent(report, vehicleId, receivedAt, index, clockOffsetSeconds));
         usableReports.push(report);
       } catch (error) {
         if (!(error instanceof RejectedReport)) throw error;
@@ -163,14 +169,18 @@ export class PositionIntakeService {
     };
   }
 
-  /** The report as a position event of the vehicle; throws a RejectedReport when it is unusable. */
+  /**
+   * The report as a position event of the vehicle; throws a RejectedReport when it is unusable. The
+   * device's clock offset (its operator's setting) corrects the time it sent before any check.
+   */
   private toEvent(
     report: NormalizedReport,
     vehicleId: number,
     receivedAt: Date,
     index: number,
+    clockOffsetSeconds: number,
   ): PositionReportedV1 {
-    const fixTime = report.fixTime ?? receivedAt;
+    const fixTime = report.fixTime ? applyClockOffset(report.fixTime, clockOffsetSeconds) : receivedAt;
     this.checkFixTime(fixTime, receivedAt, index);
     const event: PositionReportedV1 = {
       ...report.readings,

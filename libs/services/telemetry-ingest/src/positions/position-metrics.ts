@@ -11,14 +11,17 @@ export type PositionSource = 'osmand' | 'batch' | 'teltonika' | 'gt06';
 /**
  * Why positions were refused, a fixed set so that the metric's series stay few: the report could not
  * be parsed, its device is unknown (or not the caller's), a field is out of range, the sender's
- * address is outside the tracker networks, or the broker could not take it (503); and the dirty-data
- * rules' reasons (a fix in the future or older than the history kept, at (0, 0), flagged invalid,
+ * address is outside the tracker networks (or the device's pinned ones), the address named too many
+ * unknown devices (429), the device's secret was missing or wrong, or the broker could not take it
+ * (503); and the dirty-data rules' reasons (a fix in the future or older than the history kept, at (0, 0), flagged invalid,
  * without satellites, implying an impossible speed, or a duplicate).
  */
 export type RejectionReason =
   | 'unparseable'
   | 'unknown_device'
   | 'source_not_allowed'
+  | 'throttled'
+  | 'secret_refused'
   | 'unavailable'
   | RefusedFixReason;
 

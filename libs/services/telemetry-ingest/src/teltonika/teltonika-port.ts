@@ -5,6 +5,9 @@ import { decodeAvlData, decodeTeltonikaUdp, encodeTeltonikaUdpAck, TeltonikaErro
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DeviceGateway } from '../device-ports/device-gateway';
 import { TcpDevicePort } from '../device-ports/tcp-device-port';
+import { ReceivedFrame } from '../raw-frames/frame-chunk';
+import { failureOutcome, intakeOutcome, loginOutcome } from '../raw-frames/frame-outcome';
+import { RawFrameArchive } from '../raw-frames/raw-frame-archive';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { teltonikaReport } from './teltonika-readings';
 import { TeltonikaSession } from './teltonika-session';
@@ -24,6 +27,7 @@ export class TeltonikaPort implements OnApplicationBootstrap, OnApplicationShutd
     private readonly gateway: DeviceGateway,
     private readonly health: HealthRegistry,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+    private readonly archive: RawFrameArchive,
   ) {}
 
   /** The TCP port bound (the UDP one has the same number). */
@@ -44,7 +48,8 @@ export class TeltonikaPort implements OnApplicationBootstrap, OnApplicationShutd
       port: trackers.teltonikaPort,
       networks: device.allowedNetworks,
       limits: trackers.limits,
-      open: (connection) => new TeltonikaSession(this.gateway, connection, trackers.limits.maxFrameBytes),
+      open: (connection) =>
+        new TeltonikaSession(this.gateway, connection, trackers.limits.maxFrameBytes, this.archive),
       refused: (reason) => this.gateway.connected.refused('teltonika', reason),
     });
     await tcp.listen();
@@ -56,7 +61,11 @@ export class TeltonikaPort implements OnApplicationBootstrap, OnApplicationShutd
         if (!this.tcp || !this.udp) throw new Error('not listening');
       },
     });
-    this.logger.log({ msg: 'Teltonika device port listening (TCP and UDP)', host: device.host, port: tcp.port });
+    this.logger.log({
+      msg: 'Teltonika device port listening (TCP and UDP)',
+      host: device.host,
+      port: tcp.port,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -91,17 +100,29 @@ export class TeltonikaPort implements OnApplicationBootstrap, OnApplicationShutd
       this.gateway.connected.refused('teltonika', 'source_not_allowed');
       return;
     }
+    // Archived with its outcome however it ends (docs/raw-frames.md).
+    const frame: ReceivedFrame = {
+      protocol: 'teltonika-udp',
+      peer: remote.address,
+      receivedAt: new Date(),
+      bytes: datagram,
+      outcome: '',
+    };
     try {
       const packet = decodeTeltonikaUdp(datagram, trackers.limits.maxFrameBytes);
+      frame.imei = packet.imei;
       const { records } = decodeAvlData(packet.data);
       const login = await this.gateway.login('teltonika', packet.imei, remote.address);
+      frame.outcome = loginOutcome(login);
       if (!login.accepted) return;
       const { vehicleId, imei, profile } = login.device;
-      await this.gateway.accept(
+      frame.vehicleId = vehicleId;
+      const outcome = await this.gateway.accept(
         'teltonika',
         vehicleId,
         records.map((record) => teltonikaReport(imei, record, profile.wiring)),
       );
+      frame.outcome = intakeOutcome(outcome, records.length);
       const ack = encodeTeltonikaUdpAck({
         packetId: packet.packetId,
         avlPacketId: packet.avlPacketId,
@@ -111,6 +132,9 @@ export class TeltonikaPort implements OnApplicationBootstrap, OnApplicationShutd
     } catch (error) {
       if (error instanceof TeltonikaError) this.gateway.unparseable('teltonika', remote.address, error);
       else this.logger.warn({ msg: 'Teltonika datagram not taken; the device sends it again', err: error });
+      frame.outcome = failureOutcome(error);
+    } finally {
+      this.archive.keep(frame);
     }
   }
 }

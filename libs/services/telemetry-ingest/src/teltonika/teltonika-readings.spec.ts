@@ -71,7 +71,9 @@ describe('Teltonika IO elements into the position readings', () => {
       [179, 1],
       [180, 0],
     ];
-    expect(teltonikaReport('1', record(io), { immobiliserOutput: 1, doorLockOutput: 2 }).readings).toMatchObject({
+    expect(
+      teltonikaReport('1', record(io), { immobiliserOutput: 1, doorLockOutput: 2 }).readings,
+    ).toMatchObject({
       engineEnabled: false,
       doorLocked: false,
     });
@@ -86,7 +88,18 @@ describe('Teltonika IO elements into the position readings', () => {
   });
 
   it('ignores values outside their documented range', () => {
-    const readings = teltonikaReport('1', record([[21, 9], [113, 250], [48, 101]])).readings;
-    expect([readings.signal, readings.batteryLevel, readings.fuelLevel]).toEqual([undefined, undefined, undefined]);
+    const readings = teltonikaReport(
+      '1',
+      record([
+        [21, 9],
+        [113, 250],
+        [48, 101],
+      ]),
+    ).readings;
+    expect([readings.signal, readings.batteryLevel, readings.fuelLevel]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -108,7 +108,11 @@ const GNSS_STATUS = 69;
 const DOUT = { 1: 179, 2: 180 } as const;
 
 /** One AVL record as a report of the device, in the platform's readings. Unknown IO ids are left out. */
-export function teltonikaReport(imei: string, record: AvlRecord, wiring: OutputWiring = {}): NormalizedReport {
+export function teltonikaReport(
+  imei: string,
+  record: AvlRecord,
+  wiring: OutputWiring = {},
+): NormalizedReport {
   const readings: PositionReadingsV1 = {
     speedKmh: record.speed,
     course: record.angle % 360,

@@ -1,0 +1,233 @@
+import { FleetMetrics } from '@fleet/platform';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { ChunkFrame, compressFrameChunk, ReceivedFrame } from './frame-chunk';
+import { ChunkRowIn, INSERT_CHUNKS, insertChunksParameters } from './frames.queries';
+
+/** How often chunks past their time are closed, and a failed write is tried again at the earliest. */
+const SWEEP_INTERVAL_MS = 1_000;
+/**
+ * A chunk is closed early at this many bytes of frames: DEFLATE's window is 32 KB, so a larger chunk
+ * compresses no better, and a chatty device does not make one huge row.
+ */
+const MAX_CHUNK_BYTES = 32 * 1024;
+/** Most frames in one INSERT (its chunks' frames together): a statement of a few hundred kilobytes. */
+const MAX_FRAMES_PER_INSERT = 5_000;
+/** Longest wait before a failed write is tried again (doubling from one sweep). */
+const MAX_RETRY_DELAY_MS = 30_000;
+
+interface OpenChunk {
+  protocol: ReceivedFrame['protocol'];
+  imei?: string;
+  vehicleId?: number;
+  /** Arrival of its first frame, for its age. */
+  openedAt: number;
+  frames: ChunkFrame[];
+  bytes: number;
+}
+
+/**
+ * The raw frame archive's writer (docs/raw-frames.md): every frame a tracker port received, with its
+ * device, arrival time, peer and outcome, kept for RAW_FRAMES_RETENTION_DAYS. A port hands each frame
+ * to {@link keep}, which only appends it to its device's open chunk in memory: it never waits and never
+ * throws. A chunk closes once its first frame is RAW_FRAMES_CHUNK_SECONDS old (or it holds 32 KB), and
+ * closed chunks are compressed (on the thread pool) and written by one writer, many chunks per INSERT,
+ * one INSERT at a time, so the archive costs the ingest path a copy of the frame and a map lookup.
+ *
+ * While the database is away closed chunks wait and are written when it is back; once
+ * RAW_FRAMES_BUFFER_MB of frames wait, new frames are dropped and counted
+ * (`fleet_raw_frames_dropped_total`). On shutdown every chunk is closed and written (before the tracker
+ * ports close, and once more after: the frames of requests finishing meanwhile).
+ */
+@Injectable()
+export class RawFrameArchive
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
+  private readonly logger = new Logger(RawFrameArchive.name);
+  /** Open chunks by device (or by peer before a login), oldest first (a Map keeps insertion order). */
+  private readonly open = new Map<string, OpenChunk>();
+  /** Closed chunks waiting to be written, oldest first. */
+  private readonly closed: OpenChunk[] = [];
+  /** Bytes of frames held, open and closed. */
+  private held = 0;
+  private writing?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private retryAt = 0;
+  private retryDelayMs = SWEEP_INTERVAL_MS;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
+    @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+    private readonly metrics: FleetMetrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+    this.stopped = true;
+    const lost = this.closed.reduce((count, chunk) => count + chunk.frames.length, 0);
+    if (lost > 0) {
+      this.metrics.rawFramesDropped.inc({ reason: 'unwritten' }, lost);
+      this.logger.error({ msg: 'raw frames not written before the stop', frames: lost });
+    }
+  }
+
+  /** Takes a copy of the frame into its device's chunk. Never waits, never throws. */
+  keep(frame: ReceivedFrame): void {
+    try {
+      const size = frame.bytes.length;
+      if (this.stopped || this.held + size > this.config.rawFrames.bufferBytes) {
+        this.metrics.rawFramesDropped.inc({ reason: this.stopped ? 'unwritten' : 'buffer_full' });
+        return;
+      }
+      const at = frame.receivedAt.getTime();
+      // Before a login there is no device: such frames are kept together by their sender.
+      const key = `${frame.protocol}\u0000${frame.imei ?? `@${frame.peer}`}\u0000${frame.vehicleId ?? ''}`;
+      let chunk = this.open.get(key);
+      if (chunk && at - chunk.openedAt >= this.config.rawFrames.chunkSeconds * 1000) {
+        this.close(key, chunk);
+        chunk = undefined;
+      }
+      if (!chunk) {
+        chunk = {
+          protocol: frame.protocol,
+          imei: frame.imei,
+          vehicleId: frame.vehicleId,
+          openedAt: at,
+          frames: [],
+          bytes: 0,
+        };
+        this.open.set(key, chunk);
+      }
+      // A copy: the port's buffer may be a slice of a larger one, or reused.
+      chunk.frames.push({
+        receivedAt: frame.receivedAt,
+        peer: frame.peer,
+        outcome: frame.outcome,
+        bytes: Buffer.from(frame.bytes),
+      });
+      chunk.bytes += size;
+      this.held += size;
+      if (chunk.bytes >= MAX_CHUNK_BYTES) this.close(key, chunk);
+    } catch (error) {
+      this.logger.error({ msg: 'raw frame not kept', err: error });
+    }
+  }
+
+  /** Closes every chunk and writes all that waits; resolves when written or when a write failed. */
+  async flush(): Promise<void> {
+    for (const [key, chunk] of this.open) this.close(key, chunk);
+    this.retryAt = 0;
+    await this.writing;
+    this.write();
+    await this.writing;
+  }
+
+  /** Frames held in memory, open or waiting to be written. */
+  get pendingFrames(): number {
+    let count = this.closed.reduce((sum, chunk) => sum + chunk.frames.length, 0);
+    for (const chunk of this.open.values()) count += chunk.frames.length;
+    return count;
+  }
+
+  private close(key: string, chunk: OpenChunk): void {
+    this.open.delete(key);
+    this.closed.push(chunk);
+  }
+
+  /**
+   * Closes the chunks past their time (the oldest are first in the map), and starts a write. Open
+   * chunks past half the buffer are all closed early: a large fleet's minute of frames must not fill the
+   * buffer while the database is fine.
+   */
+  private sweep(): void {
+    const due = Date.now() - this.config.rawFrames.chunkSeconds * 1000;
+    const crowded = this.held > this.config.rawFrames.bufferBytes / 2;
+    for (const [key, chunk] of this.open) {
+      if (chunk.openedAt > due && !crowded) break;
+      this.close(key, chunk);
+    }
+    if (Date.now() >= this.retryAt) this.write();
+  }
+
+  /** Starts the writer unless it runs: one INSERT in flight at most. */
+  private write(): void {
+    if (this.writing || this.closed.length === 0) return;
+    this.writing = this.drain().finally(() => (this.writing = undefined));
+  }
+
+  /** Writes batches until nothing waits; a failure leaves the batch first in line for a later try. */
+  private async drain(): Promise<void> {
+    while (this.closed.length > 0) {
+      let count = 0;
+      let frames = 0;
+      while (
+        count < this.closed.length &&
+        (count === 0 || frames + this.closed[count].frames.length <= MAX_FRAMES_PER_INSERT)
+      ) {
+        frames += this.closed[count].frames.length;
+        count++;
+      }
+      const batch = this.closed.slice(0, count);
+      try {
+        const rows = await Promise.all(batch.map((chunk) => this.row(chunk)));
+        await this.dataSource.query(INSERT_CHUNKS, insertChunksParameters(rows));
+      } catch (error) {
+        if (this.retryDelayMs === SWEEP_INTERVAL_MS) {
+          this.logger.warn({
+            msg: 'raw frames not written; trying again',
+            frames: this.pendingFrames,
+            err: error,
+          });
+        }
+        this.retryAt = Date.now() + this.retryDelayMs;
+        this.retryDelayMs = Math.min(MAX_RETRY_DELAY_MS, this.retryDelayMs * 2);
+        return;
+      }
+      this.closed.splice(0, count);
+      this.held -= batch.reduce((sum, chunk) => sum + chunk.bytes, 0);
+      this.retryDelayMs = SWEEP_INTERVAL_MS;
+    }
+  }
+
+  private async row(chunk: OpenChunk): Promise<ChunkRowIn> {
+    // Frames are kept as their handling ends, so a chunk's arrival times may be slightly out of order.
+    let first = Infinity;
+    let last = -Infinity;
+    for (const frame of chunk.frames) {
+      first = Math.min(first, frame.receivedAt.getTime());
+      last = Math.max(last, frame.receivedAt.getTime());
+    }
+    const start = new Date(first);
+    return {
+      receivedAt: start,
+      lastReceivedAt: new Date(last),
+      protocol: chunk.protocol,
+      imei: chunk.imei ?? null,
+      vehicleId: chunk.vehicleId ?? null,
+      peer: chunk.frames[0].peer,
+      frameCount: chunk.frames.length,
+      frames: await compressFrameChunk(start, chunk.frames),
+    };
+  }
+}
