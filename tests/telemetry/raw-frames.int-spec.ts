@@ -214,6 +214,11 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
     expect(await device.send([record(base, 0), record(base, 10, 0.1)])).toBe(2);
     expect(await device.send([record(base, 20, 0.2)])).toBe(1);
     const to = new Date();
+    // The range ends at a millisecond the next frame must not share.
+    await waitFor(async () => Date.now() > to.getTime(), {
+      description: 'the clock past the range',
+      intervalMs: 1,
+    });
     // A later fix outside the range: the replica's newest fix of the vehicle, against which the replayed
     // ones are judged (the newest one itself would be refused as a duplicate of it).
     expect(await device.send([record(base, 200, 1)])).toBe(1);

@@ -5,10 +5,13 @@ import { waitFor } from '@fleet/testing';
 import { encodeGt06Login, encodeTeltonikaLogin, encodeTeltonikaTcpPacket } from '@fleet/trackers';
 import { TelemetryContext } from './telemetry-context';
 
-/** Opens a raw connection to the port; resolves once connected. */
+/**
+ * Opens a raw connection to the port; resolves once connected. What the server answers is read and
+ * dropped: a socket nobody reads never sees the server's close behind an unread answer.
+ */
 const open = (port: number): Promise<Socket> =>
   new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => resolve(socket));
+    const socket = connect({ host: '127.0.0.1', port }, () => resolve(socket.resume()));
     socket.once('error', reject);
   });
 
