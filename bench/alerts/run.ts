@@ -21,7 +21,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { alertsSchema, bumpRuleVersion } from '@fleet/alert-engine-service';
-import { PositionReportedV1, Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { PositionReportedV1, Topics } from '@fleet/contracts';
 import { dataSourceOptions, namespaced } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { Admin, CompressionTypes, Kafka, logLevel, Producer } from 'kafkajs';
@@ -42,7 +42,7 @@ import {
   ServiceProcess,
   sleep,
 } from '../common/infra';
-import { benchCompany, benchToken } from '../common/tenant';
+import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 import {
   companyOf,
   COMPANIES,
@@ -182,20 +182,11 @@ async function main(): Promise<void> {
         payload: { ...benchCompany(companyId), parentId: companyId === HOLDING ? null : HOLDING },
       })),
     );
-    const snapshots: VehicleSnapshotV1[] = Array.from({ length: VEHICLES }, (_, index) => ({
-      vehicleId: index + 1,
-      name: `Bench ${index + 1}`,
-      imei: imeiOf(index + 1),
-      vin: null,
-      companyIds: [companyOf(index + 1)],
-      tags: tagsOf(index + 1),
-      deleted: false,
-      version: 1,
-      updatedAt: new Date().toISOString(),
-    }));
-    await registry.publish(
-      Topics.vehicleSnapshots,
-      snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
+    await publishVehicles(
+      registry,
+      Array.from({ length: VEHICLES }, (_, index) =>
+        benchVehicle(index + 1, imeiOf(index + 1), [companyOf(index + 1)], { tags: tagsOf(index + 1) }),
+      ),
     );
     const rules = await defineRules(database.url);
     while ((await count('SELECT count(*) AS n FROM alerts.vehicles')) < VEHICLES) await sleep(200);

@@ -1,4 +1,5 @@
-import { CompanySnapshotV1 } from '@fleet/contracts';
+import { CompanySnapshotV1, Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import type { EventPublisher } from '@fleet/platform';
 import { sign } from 'jsonwebtoken';
 import { companySnapshot } from '../../libs/testing/src/factories';
 
@@ -23,5 +24,36 @@ export function benchToken(secret: string, companyId: number, actions?: string[]
     },
     secret,
     { algorithm: 'HS256', expiresIn: 3600 },
+  );
+}
+
+/** A vehicle as query-api's registry announces it; `tags` only where a bench's rules match on them. */
+export function benchVehicle(
+  vehicleId: number,
+  imei: string,
+  companyIds: number[],
+  more: { name?: string; tags?: string[] } = {},
+): VehicleSnapshotV1 {
+  return {
+    vehicleId,
+    name: more.name ?? `Bench ${vehicleId}`,
+    imei,
+    vin: null,
+    companyIds,
+    ...(more.tags ? { tags: more.tags } : {}),
+    deleted: false,
+    version: 1,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+/** Publishes vehicle snapshots keyed by vehicle id, as the registry's outbox does. */
+export async function publishVehicles(
+  registry: EventPublisher,
+  snapshots: VehicleSnapshotV1[],
+): Promise<void> {
+  await registry.publish(
+    Topics.vehicleSnapshots,
+    snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
   );
 }

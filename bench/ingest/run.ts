@@ -34,7 +34,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { Topics } from '@fleet/contracts';
 import { dataSourceOptions } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
@@ -59,7 +59,7 @@ import {
   repoRoot,
 } from '../common/infra';
 import { CpuMeter } from '../common/cpu-meter';
-import { benchCompany, benchToken } from '../common/tenant';
+import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 
 const VEHICLES = 1_000;
 const BATCH_SIZE = 500;
@@ -173,19 +173,11 @@ async function distributedSetup(): Promise<Setup> {
       await registry.publish(Topics.companySnapshots, [
         { key: String(FLEET_COMPANY), payload: benchCompany(FLEET_COMPANY) },
       ]);
-      const snapshots: VehicleSnapshotV1[] = Array.from({ length: VEHICLES }, (_, index) => ({
-        vehicleId: index + 1,
-        name: `Bench ${index + 1}`,
-        imei: imeiOf(index + 1),
-        vin: null,
-        companyIds: [FLEET_COMPANY],
-        deleted: false,
-        version: 1,
-        updatedAt: new Date().toISOString(),
-      }));
-      await registry.publish(
-        Topics.vehicleSnapshots,
-        snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
+      await publishVehicles(
+        registry,
+        Array.from({ length: VEHICLES }, (_, index) =>
+          benchVehicle(index + 1, imeiOf(index + 1), [FLEET_COMPANY]),
+        ),
       );
       return `Bearer ${benchToken(jwtSecret, FLEET_COMPANY, ['positions:write'])}`;
     },

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
+import { Topics } from '@fleet/contracts';
 import { dataSourceOptions, namespaced } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
@@ -26,7 +26,7 @@ import {
   ServiceProcess,
   sleep,
 } from '../common/infra';
-import { benchCompany, benchToken } from '../common/tenant';
+import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 import { ensureOpenFiles, onCleanup } from './lifecycle';
 import { imeiOf } from './protocol';
 
@@ -154,19 +154,13 @@ export async function distributedSetup(vehicleCount: number, connections: number
     imei: imeiOf(i + 1),
   }));
   for (let from = 0; from < vehicleCount; from += SNAPSHOT_CHUNK) {
-    const snapshots: VehicleSnapshotV1[] = vehicles.slice(from, from + SNAPSHOT_CHUNK).map((vehicle) => ({
-      vehicleId: vehicle.id,
-      name: `Tracker bench ${vehicle.index}`,
-      imei: vehicle.imei,
-      vin: null,
-      companyIds: [FLEET_COMPANY],
-      deleted: false,
-      version: 1,
-      updatedAt: new Date().toISOString(),
-    }));
-    await registry.publish(
-      Topics.vehicleSnapshots,
-      snapshots.map((payload) => ({ key: String(payload.vehicleId), payload })),
+    await publishVehicles(
+      registry,
+      vehicles
+        .slice(from, from + SNAPSHOT_CHUNK)
+        .map((vehicle) =>
+          benchVehicle(vehicle.id, vehicle.imei, [FLEET_COMPANY], { name: `Tracker bench ${vehicle.index}` }),
+        ),
     );
   }
   await waitFor(
