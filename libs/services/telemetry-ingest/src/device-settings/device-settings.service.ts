@@ -15,8 +15,7 @@ export interface ChangedDeviceSettings {
 }
 
 /**
- * The operators' tracker settings (docs/device-settings.md): read by the TCP sessions at each login,
- * read and changed by the route `/v2/api/vehicles/{id}/device-settings` for a token that reaches the
+ * The operators' tracker settings (docs/device-settings.md): read and changed by the route `/v2/api/vehicles/{id}/device-settings` for a token that reaches the
  * vehicle (and by the admin CLI, on its own DataSource, through the same store and rules).
  */
 @Injectable()
@@ -27,7 +26,10 @@ export class DeviceSettingsService {
     private readonly companies: CompanyDirectory,
   ) {}
 
-  /** The vehicle's settings as stored now (a login reads them afresh); undefined when none were set. */
+  /**
+   * The vehicle's settings as stored now (the frame replayer's read; reports and logins go through
+   * DeviceSettingsCache); undefined when none were set.
+   */
   async of(vehicleId: number): Promise<DeviceSettings | undefined> {
     const [row] = await this.store.read([vehicleId]);
     return row === undefined ? undefined : settingsOf(row);
