@@ -15,8 +15,9 @@ export interface ChangedDeviceSettings {
 }
 
 /**
- * The operators' tracker settings (docs/device-settings.md): read and changed by the route `/v2/api/vehicles/{id}/device-settings` for a token that reaches the
- * vehicle (and by the admin CLI, on its own DataSource, through the same store and rules).
+ * The operators' tracker settings (docs/device-settings.md): read and changed by the route
+ * `/v2/api/vehicles/{id}/device-settings` for a token that reaches the vehicle (and by the admin CLI, on
+ * its own DataSource, through the same store and rules).
  */
 @Injectable()
 export class DeviceSettingsService {
