@@ -162,6 +162,16 @@ describe('traces: one tracker report followed to its webhook delivery (separate 
         { method: 'POST' },
       );
     expect((await report(0, 50)).status).toBe(200);
+    // Taken by query-api and alert-engine before the next is sent: either would otherwise take both in
+    // one batch, whose span continues the first report's trace, not the firing one's.
+    const firstTaken = async () =>
+      (await count('SELECT count(*) AS n FROM query.positions WHERE vehicle_id = $1', [
+        vehicle.vehicleId,
+      ])) === 1 &&
+      (await count('SELECT count(*) AS n FROM alerts.vehicle_states WHERE vehicle_id = $1', [
+        vehicle.vehicleId,
+      ])) === 1;
+    await waitFor(firstTaken, { description: 'query-api and alert-engine to take the first report' });
     expect((await report(1, 130)).status).toBe(200);
 
     const [delivery] = await explained(webhookReceiver.waitForRequests(1, { path: '/fleet-events' }));
