@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
-import { EventPublisher } from '@fleet/platform';
+import { Topics } from '@fleet/contracts';
 import { Gt06Device } from '@fleet/simulator';
 import { Gt06Port } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
@@ -93,24 +91,8 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
     );
     tracker.sendGps(fix(Date.now() - 5_000, 0));
     await h.storedPositions(vehicle.id, 1);
-    const immobilise: CommandRequestedV1 = {
-      commandId: randomUUID(),
-      vehicleId: vehicle.id,
-      companyId,
-      type: 'ignition',
-      on: false,
-      requestedAt: new Date().toISOString(),
-      expiresAt: new Date(Date.now() + 300_000).toISOString(),
-    };
-    await h.app
-      .get(EventPublisher)
-      .publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: immobilise }]);
-    const results = async (): Promise<CommandResultV1[]> => {
-      await h.transportIdle();
-      return h.app
-        .get(Results.collector)
-        .events.filter((result) => result.commandId === immobilise.commandId);
-    };
+    const immobilise = await h.requestCommand(vehicle.id, companyId, { type: 'ignition', on: false });
+    const results = () => h.commandResults(Results.collector, immobilise.commandId);
     await waitFor(async () => (await results()).some((result) => result.status === 'acknowledged'), {
       description: 'the immobilise command acknowledged',
     });
@@ -127,30 +109,13 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
     const tracker = await device(vehicle);
     tracker.sendGps(fix(Date.now() - 5_000, 0));
     await h.storedPositions(vehicle.id, 1);
-    const lock: CommandRequestedV1 = {
-      commandId: randomUUID(),
-      vehicleId: vehicle.id,
-      companyId,
-      type: 'doorLock',
-      lock: true,
-      requestedAt: new Date().toISOString(),
-      expiresAt: new Date(Date.now() + 300_000).toISOString(),
-    };
-    await h.app
-      .get(EventPublisher)
-      .publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: lock }]);
-    await waitFor(
-      async () => {
-        await h.transportIdle();
-        return h.app
-          .get(Results.collector)
-          .events.some((result) => result.commandId === lock.commandId && result.status === 'failed');
-      },
-      { description: 'the door lock failed' },
-    );
-    const failed = h.app
-      .get(Results.collector)
-      .events.find((result) => result.commandId === lock.commandId && result.status === 'failed');
+    const lock = await h.requestCommand(vehicle.id, companyId, { type: 'doorLock', lock: true });
+    const failedResult = async () =>
+      (await h.commandResults(Results.collector, lock.commandId)).find(
+        (result) => result.status === 'failed',
+      );
+    await waitFor(failedResult, { description: 'the door lock failed' });
+    const failed = await failedResult();
     expect(failed?.reason).toMatch(/gt06-relay has no doorLock command/);
     expect(tracker.commands).toEqual([]);
     tracker.close();

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { Actions, CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
-import { EventPublisher } from '@fleet/platform';
 import { TeltonikaDevice } from '@fleet/simulator';
 import { TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle } from '@fleet/testing';
@@ -105,31 +103,12 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
     return send(port, `/?${query}`, { from });
   };
 
-  /** Publishes a command for the vehicle on `commands.requested.v1` and waits until ingest stored it. */
-  const requestCommand = async (vehicle: TestVehicle): Promise<CommandRequestedV1> => {
-    const command: CommandRequestedV1 = {
-      commandId: randomUUID(),
-      vehicleId: vehicle.id,
-      companyId,
-      type: 'ignition',
-      on: false,
-      requestedAt: new Date().toISOString(),
-      expiresAt: new Date(Date.now() + 300_000).toISOString(),
-    };
-    await h.app
-      .get(EventPublisher)
-      .publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: command }]);
-    await h.transportIdle();
-    return command;
-  };
+  /** An immobilise command for the vehicle, published and taken by ingest. */
+  const requestCommand = (vehicle: TestVehicle): Promise<CommandRequestedV1> =>
+    h.requestCommand(vehicle.id, companyId, { type: 'ignition', on: false });
 
-  const resultsOf = async (commandId: string): Promise<CommandResultV1['status'][]> => {
-    await h.transportIdle();
-    return h.app
-      .get(Results.collector)
-      .events.filter((result) => result.commandId === commandId)
-      .map((result) => result.status);
-  };
+  const resultsOf = async (commandId: string): Promise<CommandResultV1['status'][]> =>
+    (await h.commandResults(Results.collector, commandId)).map((result) => result.status);
 
   const storedPositions = async (vehicleId: number): Promise<number> => {
     await h.transportIdle();

@@ -2,7 +2,10 @@ import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
 import { DeviceListener } from '@fleet/telemetry-ingest-service';
 import { telemetryIngestFixtures, telemetryIngestModules } from '@fleet/telemetry-ingest-service-testing';
-import { TestContext, TestDatabase, waitFor } from '@fleet/testing';
+import { randomUUID } from 'node:crypto';
+import { CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
+import { EventPublisher } from '@fleet/platform';
+import { EventCollector, TestContext, TestDatabase, waitFor } from '@fleet/testing';
 import { DynamicModule, Type } from '@nestjs/common';
 
 /**
@@ -60,5 +63,38 @@ export class TelemetryContext extends TestContext {
         ) >= count,
       { description: `${count} positions of vehicle ${vehicleId}` },
     );
+  }
+
+  /**
+   * Publishes a device command on `commands.requested.v1` as command-gateway does (requested now, valid
+   * for five minutes) and resolves once every consumer took it.
+   */
+  async requestCommand(
+    vehicleId: number,
+    companyId: number,
+    parameters: Pick<CommandRequestedV1, 'type' | 'lock' | 'on'>,
+  ): Promise<CommandRequestedV1> {
+    const command: CommandRequestedV1 = {
+      commandId: randomUUID(),
+      vehicleId,
+      companyId,
+      requestedAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 300_000).toISOString(),
+      ...parameters,
+    };
+    await this.app
+      .get(EventPublisher)
+      .publish(Topics.commandsRequested, [{ key: String(vehicleId), payload: command }]);
+    await this.transportIdle();
+    return command;
+  }
+
+  /** The command's results published so far (once the transport is idle), in publication order. */
+  async commandResults(
+    collector: Type<EventCollector<CommandResultV1>>,
+    commandId: string,
+  ): Promise<CommandResultV1[]> {
+    await this.transportIdle();
+    return this.app.get(collector).events.filter((result) => result.commandId === commandId);
   }
 }

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
-import { EventPublisher } from '@fleet/platform';
+import { Topics } from '@fleet/contracts';
 import { TeltonikaDevice } from '@fleet/simulator';
 import { TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
@@ -170,22 +168,8 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     );
     // Commands go only to a session that has reported a plausible fix.
     expect(await device.send([record(Date.now() - 5_000, 0)])).toBe(1);
-    const lock: CommandRequestedV1 = {
-      commandId: randomUUID(),
-      vehicleId: vehicle.id,
-      companyId,
-      type: 'doorLock',
-      lock: true,
-      requestedAt: new Date().toISOString(),
-      expiresAt: new Date(Date.now() + 300_000).toISOString(),
-    };
-    await h.app
-      .get(EventPublisher)
-      .publish(Topics.commandsRequested, [{ key: String(vehicle.id), payload: lock }]);
-    const results = async (): Promise<CommandResultV1[]> => {
-      await h.transportIdle();
-      return h.app.get(Results.collector).events.filter((result) => result.commandId === lock.commandId);
-    };
+    const lock = await h.requestCommand(vehicle.id, companyId, { type: 'doorLock', lock: true });
+    const results = () => h.commandResults(Results.collector, lock.commandId);
     await waitFor(async () => (await results()).some((result) => result.status === 'acknowledged'), {
       description: 'the door lock acknowledged',
     });
