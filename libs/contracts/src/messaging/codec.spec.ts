@@ -1,4 +1,5 @@
-import { decodeEvent, encodeEvent, EventSchemaError } from './codec';
+import { checkForPublish, decodeEvent, encodeEvent, EventSchemaError } from './codec';
+import { defineTopic } from './topic';
 import { Topics } from '../topics';
 import { PositionReportedV1 } from '../events/position-reported.v1';
 import { VehicleSnapshotV1 } from '../events/vehicle-snapshot.v1';
@@ -54,5 +55,32 @@ describe('event codec', () => {
   it('drops fields it does not know, so a newer producer can add optional ones', () => {
     const decoded = decodeEvent(Topics.positions, JSON.stringify({ ...position, futureField: 'x' }));
     expect(decoded).not.toHaveProperty('futureField');
+  });
+
+  describe('checkForPublish', () => {
+    it('answers the problems of a bad payload instead of throwing', () => {
+      const { problems, payload } = checkForPublish(Topics.positions, { ...position, lat: 123 });
+      expect(payload).toBeUndefined();
+      expect(problems).toEqual([expect.stringMatching(/^lat: invalid/)]);
+    });
+
+    it('checks once: the checked payload is frozen and encoded without a second check', () => {
+      const check = jest.fn(Topics.positions.check!);
+      const topic = defineTopic({ ...Topics.positions, check });
+      const { payload } = checkForPublish(topic, { ...position, futureField: 'x' } as PositionReportedV1);
+      expect(check).toHaveBeenCalledTimes(1);
+      expect(Object.isFrozen(payload)).toBe(true);
+      expect(JSON.parse(encodeEvent(topic, payload!))).toEqual(position);
+      expect(check).toHaveBeenCalledTimes(1);
+      // Another topic does not trust it: its own check runs.
+      expect(() => encodeEvent(Topics.vehicleSnapshots, payload as never)).toThrow(EventSchemaError);
+    });
+
+    it('still checks a payload it did not check', () => {
+      const check = jest.fn(Topics.positions.check!);
+      const topic = defineTopic({ ...Topics.positions, check });
+      encodeEvent(topic, { ...position });
+      expect(check).toHaveBeenCalledTimes(1);
+    });
   });
 });

@@ -40,8 +40,36 @@ export function validatePayload<T extends object>(topic: TopicSpec<T>, plain: un
   return instance;
 }
 
+/**
+ * Payloads `checkForPublish` has already checked against their topic. They are frozen, so nothing can
+ * change them between the check and the send, and `encodeEvent` writes them without checking again.
+ */
+const checkedForPublish = new WeakMap<object, TopicSpec<object>>();
+
+/**
+ * The produce-side check, done early: a producer that must answer per item (the tracker ports refuse one
+ * bad record alone, never the send other devices' records share) checks each payload here, and the
+ * publisher does not check it a second time. Returns the problems, or the checked, frozen payload.
+ */
+export function checkForPublish<T extends object>(
+  topic: TopicSpec<T>,
+  plain: T,
+): { problems: string[]; payload?: T } {
+  let payload: T;
+  try {
+    payload = validatePayload(topic, plain);
+  } catch (error) {
+    if (error instanceof EventSchemaError) return { problems: error.problems };
+    throw error;
+  }
+  Object.freeze(payload);
+  checkedForPublish.set(payload, topic as TopicSpec<object>);
+  return { problems: [], payload };
+}
+
 /** Produce side: refuse to publish what consumers would have to dead-letter. */
 export function encodeEvent<T extends object>(topic: TopicSpec<T>, payload: T): string {
+  if (checkedForPublish.get(payload) === topic) return JSON.stringify(payload);
   return JSON.stringify(validatePayload(topic, payload));
 }
 

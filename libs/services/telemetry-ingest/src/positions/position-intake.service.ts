@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkPositionReported, PositionReadingsV1, PositionReportedV1 } from '@fleet/contracts';
+import { checkForPublish, PositionReadingsV1, PositionReportedV1, Topics } from '@fleet/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
 import { applyClockOffset } from '../device-settings/clock-offset';
@@ -182,18 +182,19 @@ export class PositionIntakeService {
   ): PositionReportedV1 {
     const fixTime = report.fixTime ? applyClockOffset(report.fixTime, clockOffsetSeconds) : receivedAt;
     this.checkFixTime(fixTime, receivedAt, index);
-    const event: PositionReportedV1 = {
-      ...report.readings,
-      eventId: randomUUID(),
-      vehicleId,
-      imei: report.deviceId,
-      fixTime: fixTime.toISOString(),
-      receivedAt: receivedAt.toISOString(),
-      lat: report.lat,
-      lng: report.lng,
-    };
-    this.checkEvent(event, index);
-    return event;
+    return this.checked(
+      {
+        ...report.readings,
+        eventId: randomUUID(),
+        vehicleId,
+        imei: report.deviceId,
+        fixTime: fixTime.toISOString(),
+        receivedAt: receivedAt.toISOString(),
+        lat: report.lat,
+        lng: report.lng,
+      },
+      index,
+    );
   }
 
   /**
@@ -223,13 +224,16 @@ export class PositionIntakeService {
 
   /**
    * The topic's own check, before the event joins a coalesced send: an event the broker would refuse
-   * must be this report's 400, never a failure of the send that other devices' reports share.
+   * must be this report's 400, never a failure of the send that other devices' reports share. The
+   * checked event is what gets published, and the publisher does not check it again.
    */
-  private checkEvent(event: PositionReportedV1, index: number): void {
-    const [problem] = checkPositionReported(event as unknown as Record<string, unknown>).problems;
-    if (problem !== undefined) {
+  private checked(event: PositionReportedV1, index: number): PositionReportedV1 {
+    const { problems, payload } = checkForPublish(Topics.positions, event);
+    if (payload === undefined) {
+      const [problem] = problems;
       const field = problem.slice(0, problem.indexOf(':'));
       throw new RejectedReport('invalid', index, field, problem.slice(field.length + 2));
     }
+    return payload;
   }
 }
