@@ -74,7 +74,7 @@ export interface StoredRecord {
  * rows of alert-engine's schema and a rule version bump, in one transaction.
  */
 export class AlertsContext extends TestContext {
-  static open(database?: TestDatabase): Promise<AlertsContext> {
+  static open(database?: TestDatabase, env: Record<string, string> = {}): Promise<AlertsContext> {
     return AlertsContext.start({
       modules: (reader) => [
         ...authModules(reader),
@@ -84,7 +84,7 @@ export class AlertsContext extends TestContext {
         FiredAlertsModule,
       ],
       fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures, alertEngineFixtures],
-      env: { RATE_LIMIT_DEFAULT: 'second=100000' },
+      env: { RATE_LIMIT_DEFAULT: 'second=100000', ...env },
       database,
     });
   }

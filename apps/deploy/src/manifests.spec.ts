@@ -168,8 +168,10 @@ describe('Kubernetes manifests (k8s/)', () => {
   });
 
   it("routes each public path through the Ingress to the owner's service", () => {
-    const ingress = find('Ingress', 'fleet-api');
-    const paths = ingress?.spec.rules[0].http.paths as Doc[];
+    // Two Ingresses: the API, and the event streams with their own annotations (unbuffered, long timeouts).
+    const paths = ['fleet-api', 'fleet-api-streams'].flatMap(
+      (name) => find('Ingress', name)?.spec.rules[0].http.paths as Doc[],
+    );
     for (const route of everyRoute) {
       // ingress-nginx anchors a regex path itself: `location ~* "^<path>"`.
       const matches = paths.filter((path) => new RegExp(`^${path.path}`, 'i').test(concrete(route.path)));
@@ -178,8 +180,15 @@ describe('Kubernetes manifests (k8s/)', () => {
         [route.owner],
       ]);
     }
+    const streams = find('Ingress', 'fleet-api-streams');
+    expect(streams?.metadata.annotations).toMatchObject({
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
+      'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+    });
+    expect(streams?.spec.rules[0].http.paths.map((path: Doc) => path.path)).toEqual(['/v2/api/stream$']);
     // No default backend: /metrics, /health and unknown paths get the controller's 404, not a service.
-    expect(ingress?.spec.defaultBackend).toBeUndefined();
+    expect(find('Ingress', 'fleet-api')?.spec.defaultBackend).toBeUndefined();
+    expect(streams?.spec.defaultBackend).toBeUndefined();
   });
 
   it('exposes the OsmAnd port of telemetry-ingest outside the Ingress', () => {

@@ -268,8 +268,11 @@ describe('every overlay', () => {
 });
 
 describe('the Ingress', () => {
-  const ingress = byKind(render('k8s/overlays/prod'), 'Ingress')[0];
-  const paths = ingress.spec.rules.flatMap((rule: Doc) => rule.http.paths as Doc[]) as Doc[];
+  // The API's Ingress and the event streams' (its own annotations: unbuffered, long timeouts).
+  const ingresses = byKind(render('k8s/overlays/prod'), 'Ingress');
+  const paths = ingresses.flatMap((ingress) =>
+    ingress.spec.rules.flatMap((rule: Doc) => rule.http.paths as Doc[]),
+  ) as Doc[];
   /** What ingress-nginx does with a regex path: `location ~* "^<path>"`. */
   const matches = (path: Doc, request: string) => new RegExp(`^${path.path}`, 'i').test(request);
   const everyRoute: readonly RouteOwnership[] = [...publicRoutes, ...integratorRoutes];
@@ -292,7 +295,7 @@ describe('the Ingress', () => {
   });
 
   it('sends neither /metrics nor /health anywhere: no path and no default backend', () => {
-    expect(ingress.spec.defaultBackend).toBeUndefined();
+    for (const ingress of ingresses) expect(ingress.spec.defaultBackend).toBeUndefined();
     for (const prefix of privatePathPrefixes)
       for (const request of [prefix, `${prefix}/ready`, `${prefix}/live`])
         expect([request, paths.filter((path) => matches(path, request))]).toEqual([request, []]);

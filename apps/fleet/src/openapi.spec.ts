@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findPublicRoute, HttpMethod } from '@fleet/contracts';
+import { findPublicRoute, HttpMethod, publicRoutes } from '@fleet/contracts';
 import { OpenAPIObject } from '@nestjs/swagger';
 import {
   generateFleetOpenApiDocument,
@@ -49,7 +49,12 @@ describe('OpenAPI document', () => {
       expect({ where, summary: Boolean(operation.summary) }).toEqual({ where, summary: true });
       expect({ where, tagged: (operation.tags ?? []).length > 0 }).toEqual({ where, tagged: true });
       const success = Object.entries(operation.responses).find(([status]) => /^2\d\d$/.test(status));
-      expect({ where, successSchema: Boolean(success?.[1].content?.['application/json']?.schema) }).toEqual({
+      // An event stream (the route table's `streaming`) answers text/event-stream; every other route JSON.
+      const streaming = publicRoutes.some(
+        (route) => route.streaming && route.path === path && route.method === method.toUpperCase(),
+      );
+      const type = streaming ? 'text/event-stream' : 'application/json';
+      expect({ where, successSchema: Boolean(success?.[1].content?.[type]?.schema) }).toEqual({
         where,
         successSchema: true,
       });

@@ -13,7 +13,12 @@ export interface EdgeRule {
   readonly owner: ServiceName;
   /** The methods the table lists for the path (the edge routes by path only; the owner answers 404/405). */
   readonly methods: readonly HttpMethod[];
+  /** An event stream: passed on unbuffered, with a read timeout longer than any heartbeat gap. */
+  readonly streaming: boolean;
 }
+
+/** How long the edge waits for the next bytes of an event stream (the stream's heartbeat is 15 s). */
+export const STREAM_READ_TIMEOUT_SECONDS = 3_600;
 
 /** Paths served outside the public interface that still enter through the edge. */
 export const integratorRoutes: readonly RouteOwnership[] = [
@@ -42,9 +47,14 @@ export function pathPattern(template: string): string {
 export function edgeRules(
   routes: readonly RouteOwnership[] = [...publicRoutes, ...integratorRoutes],
 ): EdgeRule[] {
-  const byPath = new Map<string, { owner: ServiceName; methods: Set<HttpMethod> }>();
+  const byPath = new Map<string, { owner: ServiceName; methods: Set<HttpMethod>; streaming: boolean }>();
   for (const route of routes) {
-    const entry = byPath.get(route.path) ?? { owner: route.owner, methods: new Set<HttpMethod>() };
+    const entry = byPath.get(route.path) ?? {
+      owner: route.owner,
+      methods: new Set<HttpMethod>(),
+      streaming: false,
+    };
+    entry.streaming ||= route.streaming === true;
     if (entry.owner !== route.owner) {
       throw new Error(`${route.path} is owned by both ${entry.owner} and ${route.owner}`);
     }
@@ -53,11 +63,12 @@ export function edgeRules(
   }
   const rules = [...byPath]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([template, { owner, methods }]) => ({
+    .map(([template, { owner, methods, streaming }]) => ({
       template,
       pattern: pathPattern(template),
       owner,
       methods: [...methods].sort(),
+      streaming,
     }));
   for (const rule of rules) {
     const concrete = rule.template.replace(/\{[^}]+\}/g, 'x');
@@ -85,6 +96,16 @@ export function renderNginxRoutes(rules: readonly EdgeRule[] = edgeRules()): str
     lines.push(`# ${rule.methods.join(' ')} ${rule.template}`);
     lines.push(`location ~ "${rule.pattern}" {`);
     lines.push(`  proxy_pass http://${rule.owner};`);
+    if (rule.streaming) {
+      lines.push(
+        '  # An event stream: each event goes out as it comes, and an open stream is not cut by the',
+        "  # read timeout (the service's heartbeat keeps it well within).",
+        '  proxy_buffering off;',
+        '  proxy_cache off;',
+        `  proxy_read_timeout ${STREAM_READ_TIMEOUT_SECONDS}s;`,
+        `  proxy_send_timeout ${STREAM_READ_TIMEOUT_SECONDS}s;`,
+      );
+    }
     lines.push('}');
   }
   lines.push('', `# Anything else: ${fallbackService} answers with the platform's 404 body.`);
@@ -108,15 +129,41 @@ export function ingressPath(rule: EdgeRule): string {
  * escapes (`\.`) reach the controller unchanged, whatever the YAML parser.
  */
 export function renderIngress(rules: readonly EdgeRule[] = edgeRules()): string {
+  const streams = rules.filter((rule) => rule.streaming);
+  const documents = [
+    ingressDocument(
+      'fleet-api',
+      ['nginx.ingress.kubernetes.io/proxy-body-size: 10m'],
+      rules.filter((rule) => !rule.streaming),
+    ),
+  ];
+  if (streams.length > 0) {
+    // Annotations apply to a whole Ingress: the event streams get their own, unbuffered, long timeouts.
+    const timeout = `"${STREAM_READ_TIMEOUT_SECONDS}"`;
+    documents.push(
+      ingressDocument(
+        'fleet-api-streams',
+        [
+          'nginx.ingress.kubernetes.io/proxy-buffering: "off"',
+          `nginx.ingress.kubernetes.io/proxy-read-timeout: ${timeout}`,
+          `nginx.ingress.kubernetes.io/proxy-send-timeout: ${timeout}`,
+        ],
+        streams,
+      ),
+    );
+  }
+  return `# ${GENERATED}\n${documents.join('---\n')}`;
+}
+
+function ingressDocument(name: string, annotations: readonly string[], rules: readonly EdgeRule[]): string {
   const lines = [
-    `# ${GENERATED}`,
     'apiVersion: networking.k8s.io/v1',
     'kind: Ingress',
     'metadata:',
-    '  name: fleet-api',
+    `  name: ${name}`,
     '  annotations:',
     '    nginx.ingress.kubernetes.io/use-regex: "true"',
-    '    nginx.ingress.kubernetes.io/proxy-body-size: 10m',
+    ...annotations.map((annotation) => `    ${annotation}`),
     'spec:',
     '  ingressClassName: nginx',
     '  rules:',

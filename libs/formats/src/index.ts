@@ -8,3 +8,4 @@ export * from './legacy-time';
 export * from './durations';
 export * from './coverage';
 export * from './rounding';
+export * from './alert-record';

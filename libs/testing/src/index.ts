@@ -14,3 +14,4 @@ export * from './prometheus-text';
 export { redisAnswers } from './jest/redis';
 export * from './otlp-spans';
 export * from './stack-tenant';
+export * from './sse-client';

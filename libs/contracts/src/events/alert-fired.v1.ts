@@ -108,4 +108,19 @@ export class AlertFiredV1 {
   @ValidateNested()
   @Type(() => AlertDataV1)
   data!: AlertDataV1 | null;
+
+  /**
+   * The record's text (what the record routes show as `description`). Optional: producers before the
+   * live channels did not send it; readers then show the type's listing name.
+   */
+  @IsOptional()
+  @IsString()
+  @IsStorableText()
+  description?: string;
+
+  /** The record's one-line address (the record routes' `address`); absent or null when none. */
+  @IsOptional()
+  @IsString()
+  @IsStorableText()
+  addressLine?: string | null;
 }

@@ -10,6 +10,11 @@ export interface RouteOwnership {
   readonly owner: ServiceName;
   /** A deprecated route answers with a `Sunset` header until this date, then 410. */
   readonly sunset?: string;
+  /**
+   * The response stays open and is written as events happen (Server-Sent Events): the edge passes it
+   * on unbuffered and does not cut it with its read timeout.
+   */
+  readonly streaming?: boolean;
 }
 
 const { auth, telemetryIngest, queryApi, commandGateway, alertEngine, webhookDispatcher } = ServiceNames;
@@ -66,6 +71,10 @@ export const publicRoutes: readonly RouteOwnership[] = [
   route('GET', '/api/devices/{id}/dtc-codes', queryApi),
   route('POST', '/api/GetSafetyScore', queryApi),
   route('POST', '/api/GetCompanyVehiclesBatteryHealth', queryApi),
+  // Extension: the live stream and the change feed (docs/stream.md)
+  { ...route('GET', '/v2/api/stream', queryApi), streaming: true },
+  route('GET', '/v2/api/feed/positions', queryApi),
+  route('GET', '/v2/api/feed/alerts', queryApi),
 
   // Commands to vehicles
   route('PUT', '/v2/api/vehicles/{id}/odometer', commandGateway),

@@ -55,7 +55,7 @@ export class VerifiedTokens {
    * not allow either.
    */
   remember(token: string, principal: Principal): void {
-    const expiresAtMs = expiryOf(token);
+    const expiresAtMs = tokenExpiryOf(token);
     if (expiresAtMs === undefined) return;
     // Every request with this token gets this object: frozen, so that no handler can change it for the others.
     if (principal.vehicles) Object.freeze(principal.vehicles);
@@ -70,7 +70,7 @@ const keyOf = (token: string) => createHash('sha256').update(token).digest('base
  * The `exp` claim of a compact JWS, in Unix ms. jsonwebtoken rejects a token once the current whole
  * second reaches `exp`, i.e. from `exp * 1000` ms on.
  */
-function expiryOf(token: string): number | undefined {
+export function tokenExpiryOf(token: string): number | undefined {
   const payload = token.split('.')[1];
   if (payload === undefined) return undefined;
   try {

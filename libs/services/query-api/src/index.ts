@@ -12,3 +12,4 @@ export { normalizeTags, MAX_TAGS_PER_VEHICLE, MAX_TAG_LENGTH } from './vehicles/
 export { createRegistryAdmin } from './admin/registry-admin';
 export { NEAREST_ANCHOR_SLACK_DEGREES } from './positions/nearest-anchor';
 export { InsightRetention } from './insights/insight-retention';
+export { StreamService } from './live/stream.service';

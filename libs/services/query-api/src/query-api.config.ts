@@ -20,6 +20,21 @@ export interface QueryApiConfig {
   };
   /** GEOCODER_* (docs/geocoding.md). */
   geocoder: GeocoderSettings;
+  /** The live stream and the change feed (STREAM_*, docs/stream.md). */
+  live: LiveSettings;
+}
+
+export interface LiveSettings {
+  /** A stream id at most this old resumes; an older one gets `event: reset`. */
+  resumeHours: number;
+  /** Open streams per API key (or user) at once, over all replicas. */
+  maxStreamsPerKey: number;
+  /** A comment (and the client's current id) is sent after this long without an event. */
+  heartbeatSeconds: number;
+  /** Unsent bytes a connection may hold before it gets `event: overflow` and is closed. */
+  bufferBytes: number;
+  /** How often the stream reads new rows without a notification (a missed one, or none sent). */
+  pollMs: number;
 }
 
 export const QUERY_API_CONFIG = Symbol('QUERY_API_CONFIG');
@@ -39,5 +54,12 @@ export function readQueryApiConfig(env: EnvReader): QueryApiConfig {
     motion: readMotionSettings(env),
     trips: { staticMapUrlTemplate: template },
     geocoder: readGeocoderConfig(env),
+    live: {
+      resumeHours: env.int('STREAM_RESUME_HOURS', 24, { min: 1, max: 24 * 30 }),
+      maxStreamsPerKey: env.int('STREAM_MAX_PER_KEY', 10, { min: 1 }),
+      heartbeatSeconds: env.int('STREAM_HEARTBEAT_SECONDS', 15, { min: 1, max: 300 }),
+      bufferBytes: env.int('STREAM_BUFFER_BYTES', 1_048_576, { min: 16_384 }),
+      pollMs: env.int('STREAM_POLL_MS', 1_000, { min: 50 }),
+    },
   };
 }

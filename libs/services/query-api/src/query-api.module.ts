@@ -38,6 +38,14 @@ import { positionPartitions } from './positions/position-partitions';
 import { PositionProjection } from './positions/position-projection';
 import { PositionsController } from './positions/positions.controller';
 import { PositionsConsumer } from './positions/positions.consumer';
+import { LiveAlertsConsumer } from './live/live-alerts.consumer';
+import { LiveController } from './live/live.controller';
+import { LiveFeedService } from './live/live-feed.service';
+import { LiveQueries } from './live/live.queries';
+import { LiveRecords } from './live/live-records';
+import { LiveTail } from './live/live-tail';
+import { LiveVisibility } from './live/live-visibility';
+import { StreamService } from './live/stream.service';
 import { PositionsService } from './positions/positions.service';
 import { QUERY_API_CONFIG, QueryApiConfig } from './query-api.config';
 import { querySchema } from './query-api.schema';
@@ -79,6 +87,8 @@ export class QueryApiModule {
         LegacyBatteryHealthController,
         EngineCodesController,
         LegacyEngineCodesController,
+        LiveAlertsConsumer,
+        LiveController,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -113,6 +123,12 @@ export class QueryApiModule {
         PositionsService,
         TripsService,
         VehiclesService,
+        LiveQueries,
+        LiveRecords,
+        LiveVisibility,
+        LiveTail,
+        StreamService,
+        LiveFeedService,
       ],
       exports: [VehicleRegistry],
     };

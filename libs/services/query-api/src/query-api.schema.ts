@@ -9,6 +9,7 @@ import { VehicleTags1764500000000 } from './migrations/1764500000000-vehicle-tag
 import { VehicleCommands1764600000000 } from './migrations/1764600000000-vehicle-commands';
 import { Insights1764900000000 } from './migrations/1764900000000-insights';
 import { InsightIndexes1765000000000 } from './migrations/1765000000000-insight-indexes';
+import { LiveChannels1765200000000 } from './migrations/1765200000000-live-channels';
 import { DrivingEventRow, VehicleActivity, VehicleEngineCode } from './insights/insight.entities';
 import { AppliedCommand } from './commands/applied-command.entity';
 import { LastPosition, Position } from './positions/position.entity';
@@ -46,6 +47,7 @@ export const querySchema: ServiceSchema = {
     VehicleCommands1764600000000,
     Insights1764900000000,
     InsightIndexes1765000000000,
+    LiveChannels1765200000000,
   ],
   outbox: true,
 };

@@ -191,20 +191,24 @@ export class AlertEvaluator {
     );
     const events = fired.flatMap((item, index) => {
       const recordId = ids.get(recordKey(item.configuration.id, item.vehicle.vehicleId, item.fixTime));
-      return recordId === undefined ? [] : [{ item, recordId, address: places[index].parts }];
+      return recordId === undefined ? [] : [{ item, recordId, place: places[index] }];
     });
     await this.outbox.enqueue(
       manager,
       Topics.alertsFired,
-      events.map(({ item, recordId, address }) => ({
+      events.map(({ item, recordId, place }) => ({
         key: String(item.vehicle.vehicleId),
-        payload: this.eventOf(item, recordId, address),
+        payload: this.eventOf(item, recordId, place),
       })),
     );
     return events.map(({ item }) => item.firing.alertTypeId);
   }
 
-  private eventOf(item: Fired, recordId: number, address: StructuredAddress | null): AlertFiredV1 {
+  private eventOf(
+    item: Fired,
+    recordId: number,
+    place: { address: string | null; parts: StructuredAddress | null },
+  ): AlertFiredV1 {
     const { firing, configuration, vehicle, fix } = item;
     return {
       eventId: randomUUID(),
@@ -219,8 +223,10 @@ export class AlertEvaluator {
       lng: fix.lng,
       course: fix.course ?? 0,
       fixTime: item.fixTime.toISOString(),
-      address,
+      address: place.parts,
       data: firing.data,
+      description: firing.description,
+      addressLine: place.address,
     };
   }
 

@@ -10,6 +10,7 @@ import { InsightProjection, VehicleInsights } from '../insights/insight-projecti
 import { DeviceState, NO_DEVICE_STATE, toRecords } from './device-state';
 import { NEAREST_ANCHOR_SLACK_DEGREES } from './nearest-anchor';
 import { PositionHistory, readingsOf } from './position-history';
+import { LIVE_CHANNEL } from '../live/live.queries';
 
 /** Most events projected in one transaction when partition batches are merged. */
 const MAX_EVENTS_PER_TRANSACTION = 2_000;
@@ -105,6 +106,8 @@ export class PositionProjection {
       }
       const fresh = await this.history.append(records, manager);
       if (fresh.length === 0) return;
+      // The live stream's replicas read the new rows once this commits (LiveTail).
+      await manager.query(`SELECT pg_notify('${LIVE_CHANNEL}', '')`);
       const updates: LastPositionUpdate[] = [];
       for (const [vehicleId, list] of groupByVehicle(fresh)) {
         const update = this.advanceVehicle(vehicleId, list, current.get(vehicleId), states.get(vehicleId)!);

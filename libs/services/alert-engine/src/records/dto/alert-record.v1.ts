@@ -1,8 +1,7 @@
-import { formatDotNet, userTimeWithOffset, utcWithZ } from '@fleet/formats';
+import { formatDotNet, listingNameOf, userTimeWithOffset, utcWithZ } from '@fleet/formats';
 import { ApiProperty } from '@nestjs/swagger';
 import { RecordViewer } from '../../common/alert-access';
 import { AlertRecordView } from '../alert-record-view';
-import { listingNameOf } from './alert-record.v2';
 
 /**
  * Alert record of the V1 interface: the spec's field list, in the camelCase its examples use

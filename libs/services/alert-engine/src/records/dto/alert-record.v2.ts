@@ -1,11 +1,10 @@
-import { alertTypeById } from '@fleet/contracts';
-import { formatDotNet, userTimeWithoutOffset, utcWithoutOffset } from '@fleet/formats';
+import { alertRecordV2Of, AlertRecordV2Fields } from '@fleet/formats';
 import { ApiProperty } from '@nestjs/swagger';
 import { RecordViewer } from '../../common/alert-access';
 import { AlertRecordView } from '../alert-record-view';
 
 /** Alert record of the V2 interface (camelCase; docs/alerts.md, Routes). Times as in position records. */
-export class AlertRecordV2 {
+export class AlertRecordV2 implements AlertRecordV2Fields {
   @ApiProperty({ type: 'integer' }) id!: number;
   @ApiProperty({ description: 'UTC, without offset', example: '2026-04-28T10:00:00' }) utcTime!: string;
   @ApiProperty({ description: "The token's time zone, without offset", example: '2026-04-28T12:00:00' })
@@ -25,25 +24,6 @@ export class AlertRecordV2 {
   @ApiProperty({ type: 'integer', description: 'The alert configuration that fired' }) alertId!: number;
 }
 
-export function toAlertRecordV2(record: AlertRecordView, viewer: RecordViewer): AlertRecordV2 {
-  return {
-    id: record.id,
-    utcTime: utcWithoutOffset(record.utcTime),
-    userTime: userTimeWithoutOffset(record.utcTime, viewer.timeZone),
-    userTimeFormatted: formatDotNet(record.utcTime, viewer.timeZone, viewer.dateFormat),
-    alertTypeId: record.alertTypeId,
-    alertType: listingNameOf(record.alertTypeId),
-    description: record.description,
-    vehicleId: record.vehicleId,
-    vehicleName: record.vehicleName,
-    address: record.address,
-    lat: record.lat,
-    lng: record.lng,
-    isRead: record.isRead,
-    alertId: record.configurationId,
-  };
-}
-
-/** The catalog's listing name of a type (its id as text for a type the catalog no longer has). */
-export const listingNameOf = (alertTypeId: number): string =>
-  alertTypeById(alertTypeId)?.listingName ?? String(alertTypeId);
+/** The V2 record, as every reader of alert records builds it (@fleet/formats). */
+export const toAlertRecordV2 = (record: AlertRecordView, viewer: RecordViewer): AlertRecordV2 =>
+  alertRecordV2Of(record, viewer);

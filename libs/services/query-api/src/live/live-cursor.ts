@@ -1,0 +1,114 @@
+/**
+ * Where a reader of the live channels stands (docs/stream.md). Rows are ordered by the transaction that
+ * stored them (`accepted_xid`, PostgreSQL's 64-bit transaction id, as decimal text) and then by their
+ * key; a position says "every row up to and including this one was read". The stream's event ids and
+ * the feed's cursors are these positions written as opaque text: what clients send back is decoded
+ * strictly, and anything else is refused (the feed's 422) or restarts the stream (`event: reset`).
+ */
+
+/** After a position row: (transaction, vehicle, fix time). */
+export interface PositionMark {
+  xid: bigint;
+  vehicleId: number;
+  fixTimeMs: number;
+}
+
+/** After an alert row: (transaction, record id). */
+export interface AlertMark {
+  xid: bigint;
+  recordId: number;
+}
+
+/**
+ * Before every row of transaction `xid` and later ones: where a reader starts from a horizon (every
+ * transaction before `xid` had ended), since real rows have vehicle and record ids of at least 1.
+ */
+export const positionsFrom = (xid: bigint): PositionMark => ({ xid, vehicleId: 0, fixTimeMs: 0 });
+export const alertsFrom = (xid: bigint): AlertMark => ({ xid, recordId: 0 });
+
+/** Whether `a` is strictly after `b`. */
+export function positionAfter(a: PositionMark, b: PositionMark): boolean {
+  if (a.xid !== b.xid) return a.xid > b.xid;
+  if (a.vehicleId !== b.vehicleId) return a.vehicleId > b.vehicleId;
+  return a.fixTimeMs > b.fixTimeMs;
+}
+
+export function alertAfter(a: AlertMark, b: AlertMark): boolean {
+  return a.xid !== b.xid ? a.xid > b.xid : a.recordId > b.recordId;
+}
+
+/** Where a stream client stands, in every kind at once, and when the id was issued. */
+export interface StreamMark {
+  /** Unix ms when the server wrote this id: older than STREAM_RESUME_HOURS gets `event: reset`. */
+  issuedAtMs: number;
+  positions: PositionMark;
+  alerts: AlertMark;
+}
+
+const DIGITS = /^(0|[1-9]\d{0,19})$/;
+const MAX_XID = (1n << 64n) - 1n;
+
+function xidOf(text: string): bigint | undefined {
+  if (!DIGITS.test(text)) return undefined;
+  const xid = BigInt(text);
+  return xid <= MAX_XID ? xid : undefined;
+}
+
+function intOf(text: string, max = 2 ** 31 - 1): number | undefined {
+  if (!DIGITS.test(text)) return undefined;
+  const value = Number(text);
+  return value <= max ? value : undefined;
+}
+
+const MAX_TIME_MS = 8.64e15;
+
+const toText = (fields: readonly (string | number | bigint)[]): string =>
+  Buffer.from(fields.join('.')).toString('base64url');
+
+function fieldsOf(token: string, tag: string, count: number): string[] | undefined {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(token)) return undefined;
+  const fields = Buffer.from(token, 'base64url').toString('latin1').split('.');
+  return fields.length === count + 1 && fields[0] === tag ? fields.slice(1) : undefined;
+}
+
+function positionMarkOf(xid: string, vehicleId: string, fixTimeMs: string): PositionMark | undefined {
+  const mark = { xid: xidOf(xid), vehicleId: intOf(vehicleId), fixTimeMs: intOf(fixTimeMs, MAX_TIME_MS) };
+  return mark.xid === undefined || mark.vehicleId === undefined || mark.fixTimeMs === undefined
+    ? undefined
+    : (mark as PositionMark);
+}
+
+function alertMarkOf(xid: string, recordId: string): AlertMark | undefined {
+  const mark = { xid: xidOf(xid), recordId: intOf(recordId, Number.MAX_SAFE_INTEGER) };
+  return mark.xid === undefined || mark.recordId === undefined ? undefined : (mark as AlertMark);
+}
+
+export function streamIdOf(mark: StreamMark): string {
+  const { positions: p, alerts: a } = mark;
+  return toText(['s1', mark.issuedAtMs, p.xid, p.vehicleId, p.fixTimeMs, a.xid, a.recordId]);
+}
+
+/** The mark of a stream id this server wrote, or undefined for anything else. */
+export function streamMarkOf(id: string): StreamMark | undefined {
+  const fields = fieldsOf(id, 's1', 6);
+  if (!fields) return undefined;
+  const issuedAtMs = intOf(fields[0], MAX_TIME_MS);
+  const positions = positionMarkOf(fields[1], fields[2], fields[3]);
+  const alerts = alertMarkOf(fields[4], fields[5]);
+  return issuedAtMs === undefined || !positions || !alerts ? undefined : { issuedAtMs, positions, alerts };
+}
+
+export const positionCursorOf = (mark: PositionMark): string =>
+  toText(['p1', mark.xid, mark.vehicleId, mark.fixTimeMs]);
+
+export function positionMarkOfCursor(cursor: string): PositionMark | undefined {
+  const fields = fieldsOf(cursor, 'p1', 3);
+  return fields && positionMarkOf(fields[0], fields[1], fields[2]);
+}
+
+export const alertCursorOf = (mark: AlertMark): string => toText(['a1', mark.xid, mark.recordId]);
+
+export function alertMarkOfCursor(cursor: string): AlertMark | undefined {
+  const fields = fieldsOf(cursor, 'a1', 2);
+  return fields && alertMarkOf(fields[0], fields[1]);
+}

@@ -1,0 +1,156 @@
+import { PgChannelListener, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
+import { AlertMark, alertsFrom, PositionMark, positionsFrom } from './live-cursor';
+import { LIVE_CHANNEL, LiveAlert, LiveQueries, UNSCOPED } from './live.queries';
+import { LiveRecords, ViewedLivePosition } from './live-records';
+
+/** Rows read per statement. */
+const PAGE = 1_000;
+/** How often the replica notes its horizon for the feed's `since` (LiveQueries.markClock). */
+const CLOCK_INTERVAL_MS = 10_000;
+/** How often kept alerts and clock marks past retention are dropped, and how many rows per statement. */
+const SWEEP_INTERVAL_MS = 60 * 60_000;
+const SWEEP_BATCH = 5_000;
+
+/** A live reader of this replica's tail: an open stream that has caught up. */
+export interface LiveSubscriber {
+  /** Rows after the tail's previous mark, in order, and the tail's mark after them. */
+  positions(rows: readonly ViewedLivePosition[], through: PositionMark): void;
+  alerts(rows: readonly LiveAlert[], through: AlertMark): void;
+}
+
+/**
+ * This replica's one reader of new live rows (docs/stream.md, decision 0012). Woken by the commit
+ * notifications of the position projection and the alert consumer (and every STREAM_POLL_MS without
+ * one), it reads every new row once, for all tenants, and hands each page to the streams that have
+ * caught up; each stream keeps what its token may see. `positions` and `alerts` are the marks up to
+ * which everything was handed out: a stream that reaches them joins, and from then on misses nothing.
+ *
+ * While no stream listens, the tail reads nothing: it moves its marks to the current horizon instead.
+ */
+@Injectable()
+export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(LiveTail.name);
+  private readonly listener: PgChannelListener;
+  private readonly subscribers = new Set<LiveSubscriber>();
+  private marks?: { positions: PositionMark; alerts: AlertMark };
+  private reading?: Promise<void>;
+  private readAgain = false;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly queries: LiveQueries,
+    private readonly records: LiveRecords,
+    @Inject(QUERY_API_CONFIG) private readonly config: QueryApiConfig,
+    @Inject(SERVICE_CONFIG) serviceConfig: ServiceConfig,
+  ) {
+    this.listener = new PgChannelListener({
+      connectionString: serviceConfig.database.url,
+      channel: LIVE_CHANNEL,
+      applicationName: 'query-live',
+      onNotify: () => this.wake(),
+      onListening: () => this.wake(),
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const horizon = await this.queries.horizon();
+    this.marks = { positions: positionsFrom(horizon), alerts: alertsFrom(horizon) };
+    await this.listener.start();
+    await this.noteClock();
+    this.timers = [
+      setInterval(() => this.wake(), this.config.live.pollMs),
+      setInterval(() => void this.noteClock(), CLOCK_INTERVAL_MS),
+      setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS),
+    ];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    await this.listener.stop();
+    await this.reading;
+  }
+
+  /** The marks up to which every row was handed to the subscribers (undefined before bootstrap). */
+  get handedOut(): { positions: PositionMark; alerts: AlertMark } | undefined {
+    return this.marks;
+  }
+
+  subscribe(subscriber: LiveSubscriber): void {
+    this.subscribers.add(subscriber);
+    this.wake();
+  }
+
+  unsubscribe(subscriber: LiveSubscriber): void {
+    this.subscribers.delete(subscriber);
+  }
+
+  /** Reads new rows now, or once more after the read in progress. */
+  wake(): void {
+    if (!this.marks) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = this.readWhileWoken().finally(() => (this.reading = undefined));
+  }
+
+  private async readWhileWoken(): Promise<void> {
+    do {
+      this.readAgain = false;
+      try {
+        await this.readNew();
+      } catch (error) {
+        this.logger.warn({ msg: 'reading new live rows failed; reading again at the next wake', err: error });
+        return;
+      }
+    } while (this.readAgain);
+  }
+
+  private async readNew(): Promise<void> {
+    const horizon = await this.queries.horizon();
+    const marks = this.marks!;
+    if (this.subscribers.size === 0) {
+      // Nobody to hand rows to: skip them. A stream that opens later catches up from the database.
+      this.marks = { positions: positionsFrom(horizon), alerts: alertsFrom(horizon) };
+      return;
+    }
+    for (;;) {
+      const rows = await this.records.viewed(
+        await this.queries.positionsAfter(marks.positions, horizon, UNSCOPED, PAGE),
+      );
+      const through = rows.length === PAGE ? rows[rows.length - 1].mark : positionsFrom(horizon);
+      marks.positions = through;
+      for (const subscriber of this.subscribers) subscriber.positions(rows, through);
+      if (rows.length < PAGE) break;
+    }
+    for (;;) {
+      const rows = await this.queries.alertsAfter(marks.alerts, horizon, UNSCOPED, PAGE);
+      const through = rows.length === PAGE ? rows[rows.length - 1].mark : alertsFrom(horizon);
+      marks.alerts = through;
+      for (const subscriber of this.subscribers) subscriber.alerts(rows, through);
+      if (rows.length < PAGE) break;
+    }
+  }
+
+  private async noteClock(): Promise<void> {
+    try {
+      await this.queries.markClock();
+    } catch (error) {
+      this.logger.warn({ msg: 'could not note the live clock', err: error });
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    const before = new Date(Date.now() - this.config.positions.retentionDays * 86_400_000);
+    try {
+      while ((await this.queries.sweep(before, SWEEP_BATCH)) > 0) {
+        // Batches until nothing is left, so one sweep never holds a long transaction.
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'sweeping old live rows failed', err: error });
+    }
+  }
+}

@@ -1,0 +1,255 @@
+import { CompanySuspendedException } from '@fleet/errors';
+import { Principal } from '@fleet/platform';
+import { Logger } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { ViewContext } from '../position-records/position-view';
+import { LiveSettings } from '../query-api.config';
+import {
+  alertAfter,
+  AlertMark,
+  alertsFrom,
+  positionAfter,
+  PositionMark,
+  positionsFrom,
+  streamIdOf,
+} from './live-cursor';
+import { LiveAlert, LiveQueries } from './live.queries';
+import { LiveRecords, ViewedLivePosition } from './live-records';
+import { LiveSubscriber, LiveTail } from './live-tail';
+import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
+
+/** Rows read per statement while catching up. */
+const CATCH_UP_PAGE = 500;
+/** How often an open stream reads its token's visibility again and checks its company. */
+const REFRESH_MS = 2_000;
+/** How long a closed stream's unsent bytes may take to leave before the socket is destroyed. */
+const FLUSH_GRACE_MS = 30_000;
+/** What the client is told to wait before reconnecting (the SSE `retry:` field). */
+export const RETRY_MS = 3_000;
+
+export interface StreamDependencies {
+  tail: LiveTail;
+  queries: LiveQueries;
+  visibility: LiveVisibility;
+  records: LiveRecords;
+  settings: LiveSettings;
+}
+
+/** Where a stream starts: after these marks, or at the replica's live edge (with a reset first, or not). */
+export type StreamStart =
+  | { kind: 'resume'; positions: PositionMark; alerts: AlertMark }
+  | { kind: 'live' }
+  | { kind: 'reset'; reason: string };
+
+const max = <T>(a: T, b: T, after: (x: T, y: T) => boolean): T => (after(b, a) ? b : a);
+
+/**
+ * One open stream (docs/stream.md): reads what it missed from the database page by page, at the pace
+ * the client takes it, then joins the replica's LiveTail and gets each new page as it is read. Each
+ * event's id is where the client stands in every kind; resuming from it continues after exactly that.
+ * A client that does not keep up while live (more than STREAM_BUFFER_BYTES unsent) gets `overflow`
+ * with its id and is closed: the server never holds more than that for it.
+ */
+export class StreamConnection implements LiveSubscriber {
+  private readonly logger = new Logger('Stream');
+  private positionsMark: PositionMark = positionsFrom(0n);
+  private alertsMark: AlertMark = alertsFrom(0n);
+  private view?: LiveView;
+  private live = false;
+  private closed = false;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly context: ViewContext;
+  private onClose?: () => void;
+
+  constructor(
+    private readonly deps: StreamDependencies,
+    private readonly principal: Principal,
+    private readonly request: LiveRequest,
+    private readonly response: ServerResponse,
+    context: ViewContext,
+    private readonly expiresAtMs: number | undefined,
+  ) {
+    this.context = context;
+    response.on('close', () => this.close());
+  }
+
+  /** Starts the stream; `onClose` runs once when it ends, whoever ends it. */
+  async start(start: StreamStart, onClose: () => void): Promise<void> {
+    this.onClose = onClose;
+    this.response.write(`retry: ${RETRY_MS}\n\n`);
+    const edge = this.deps.tail.handedOut!;
+    if (start.kind === 'resume') {
+      this.positionsMark = start.positions;
+      this.alertsMark = start.alerts;
+    } else {
+      this.positionsMark = edge.positions;
+      this.alertsMark = edge.alerts;
+      if (start.kind === 'reset') this.send('reset', { reason: start.reason });
+    }
+    this.comment('open');
+    this.timers.push(
+      setInterval(() => this.heartbeat(), this.deps.settings.heartbeatSeconds * 1000),
+      setInterval(() => void this.refresh(), REFRESH_MS),
+    );
+    if (this.expiresAtMs !== undefined) {
+      const wait = Math.max(0, Math.min(this.expiresAtMs - Date.now(), 2 ** 31 - 1));
+      this.timers.push(setTimeout(() => this.end('expired', { message: 'The access token expired.' }), wait));
+    }
+    for (const timer of this.timers) timer.unref();
+    try {
+      this.view = await this.deps.visibility.viewOf(this.principal, this.request);
+      await this.catchUp();
+    } catch (error) {
+      if (this.closed) return;
+      this.logger.warn({ msg: 'stream failed while catching up; closing it', err: error });
+      this.close();
+    }
+  }
+
+  /** The id of where the client stands now. */
+  get id(): string {
+    return streamIdOf({ issuedAtMs: Date.now(), positions: this.positionsMark, alerts: this.alertsMark });
+  }
+
+  positions(rows: readonly ViewedLivePosition[], through: PositionMark): void {
+    if (!this.live || this.closed) return;
+    for (const row of rows) if (positionAfter(row.mark, this.positionsMark)) this.sendPosition(row);
+    this.positionsMark = max(this.positionsMark, through, positionAfter);
+    this.checkBuffer();
+  }
+
+  alerts(rows: readonly LiveAlert[], through: AlertMark): void {
+    if (!this.live || this.closed) return;
+    for (const row of rows) if (alertAfter(row.mark, this.alertsMark)) this.sendAlert(row);
+    this.alertsMark = max(this.alertsMark, through, alertAfter);
+    this.checkBuffer();
+  }
+
+  /**
+   * Reads from the database until the client stands at or past the tail's marks, then joins the tail
+   * in the same turn of the event loop (so no page the tail hands out falls between the two).
+   */
+  private async catchUp(): Promise<void> {
+    const { queries, tail } = this.deps;
+    while (!this.closed) {
+      const edge = tail.handedOut!;
+      if (!positionAfter(edge.positions, this.positionsMark) && !alertAfter(edge.alerts, this.alertsMark)) {
+        this.live = true;
+        tail.subscribe(this);
+        return;
+      }
+      const horizon = await queries.horizon();
+      const view = this.view!;
+      let full = false;
+      if (view.types.has('positions')) {
+        const rows = await this.deps.records.viewed(
+          await queries.positionsAfter(this.positionsMark, horizon, view.scope, CATCH_UP_PAGE),
+        );
+        if (this.closed) return;
+        for (const row of rows) this.sendPosition(row);
+        full = rows.length === CATCH_UP_PAGE;
+      }
+      if (!full) this.positionsMark = max(this.positionsMark, positionsFrom(horizon), positionAfter);
+      let fullAlerts = false;
+      if (view.types.has('alerts')) {
+        const rows = await queries.alertsAfter(this.alertsMark, horizon, view.scope, CATCH_UP_PAGE);
+        if (this.closed) return;
+        for (const row of rows) this.sendAlert(row);
+        fullAlerts = rows.length === CATCH_UP_PAGE;
+      }
+      if (!fullAlerts) this.alertsMark = max(this.alertsMark, alertsFrom(horizon), alertAfter);
+      await this.drained();
+    }
+  }
+
+  private sendPosition(row: ViewedLivePosition): void {
+    this.positionsMark = row.mark;
+    const view = this.view!;
+    if (!view.types.has('positions') || !view.positionVehicles.has(row.mark.vehicleId)) return;
+    this.send('position', this.deps.records.position(row, this.context));
+  }
+
+  private sendAlert(row: LiveAlert): void {
+    this.alertsMark = row.mark;
+    const view = this.view!;
+    const { companyId, vehicleId } = row.record;
+    if (!view.types.has('alerts') || !view.alertCompanies.has(companyId)) return;
+    if (view.alertVehicles && !view.alertVehicles.has(vehicleId)) return;
+    this.send('alert', this.deps.records.alert(row.record, this.context));
+  }
+
+  private send(event: string, data: unknown): void {
+    this.response.write(`id: ${this.id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  private comment(text: string): void {
+    // An id without data moves the client's last event id without an event (WHATWG SSE, dispatch).
+    this.response.write(`: ${text}\nid: ${this.id}\n\n`);
+  }
+
+  /** While catching up the server sets the pace: it waits for the client rather than overflowing. */
+  private async drained(): Promise<void> {
+    if (this.response.writableLength <= this.deps.settings.bufferBytes / 2 || this.closed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        resolve();
+      };
+      this.response.on('drain', done);
+      this.response.on('close', done);
+    });
+  }
+
+  private checkBuffer(): void {
+    if (this.response.writableLength > this.deps.settings.bufferBytes) {
+      this.end('overflow', {
+        lastEventId: this.id,
+        message: 'The client did not read fast enough; resume from lastEventId.',
+      });
+    }
+  }
+
+  private heartbeat(): void {
+    if (!this.closed) this.comment('heartbeat');
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.closed) return;
+    const suspended = this.deps.visibility.suspendedCompanyOf(this.principal);
+    if (suspended !== undefined) {
+      this.end('suspended', new CompanySuspendedException(suspended).body());
+      return;
+    }
+    try {
+      const view = await this.deps.visibility.viewOf(this.principal, this.request);
+      if (!this.closed) this.view = view;
+    } catch (error) {
+      this.logger.warn({ msg: 'could not refresh a stream visibility; keeping the last one', err: error });
+    }
+  }
+
+  /** Ends the stream as the replica stops: the client reconnects elsewhere with its last id. */
+  shutdown(): void {
+    this.end('shutdown', { lastEventId: this.id, message: 'The server is restarting; reconnect.' });
+  }
+
+  /** Sends a last event and ends the stream; what was written still leaves, within a grace period. */
+  private end(event: string, data: unknown): void {
+    if (this.closed) return;
+    this.send(event, data);
+    const socket = this.response.socket;
+    this.response.end();
+    setTimeout(() => socket?.destroy(), FLUSH_GRACE_MS).unref();
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.deps.tail.unsubscribe(this);
+    if (!this.response.writableEnded) this.response.end();
+    this.onClose?.();
+  }
+}

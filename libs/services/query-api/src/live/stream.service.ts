@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { ApiException } from '@fleet/errors';
+import { Principal } from '@fleet/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { PositionViews } from '../position-records/position-views';
+import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
+import { streamMarkOf } from './live-cursor';
+import { LiveQueries } from './live.queries';
+import { LiveRecords } from './live-records';
+import { LiveTail } from './live-tail';
+import { LiveRequest, LiveType, LiveVisibility } from './live-visibility';
+import { StreamConnection, StreamStart } from './stream-connection';
+
+/** A lease outlives this many heartbeats without renewal (a crashed replica's streams stop counting then). */
+const LEASE_HEARTBEATS = 3;
+
+/** What the route parsed from the request. */
+export interface StreamOpening {
+  types: LiveType[] | null;
+  vehicleIds: number[] | null;
+  /** The `Last-Event-ID` header, or else the `lastEventId` query parameter. */
+  lastEventId: string | null;
+  /** The token's expiry (Unix ms), when known: the stream ends then. */
+  expiresAtMs: number | undefined;
+}
+
+/**
+ * Opens live streams (GET /v2/api/stream, docs/stream.md): the token's types, the per-key limit over
+ * all replicas (STREAM_MAX_PER_KEY, with leases in `live_streams`), where the stream starts; then hands
+ * the connection to a StreamConnection. Streams still open at shutdown are ended: their clients
+ * reconnect to another replica with their last id.
+ */
+@Injectable()
+export class StreamService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(StreamService.name);
+  private readonly open = new Map<string, StreamConnection>();
+  private renewal?: NodeJS.Timeout;
+
+  constructor(
+    private readonly tail: LiveTail,
+    private readonly queries: LiveQueries,
+    private readonly visibility: LiveVisibility,
+    private readonly records: LiveRecords,
+    private readonly views: PositionViews,
+    @Inject(QUERY_API_CONFIG) private readonly config: QueryApiConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.renewal = setInterval(() => void this.renewLeases(), this.config.live.heartbeatSeconds * 1000);
+    this.renewal.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.renewal);
+    for (const connection of this.open.values()) connection.shutdown();
+  }
+
+  /** How many streams this replica holds open (a metric and tests read it). */
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Checks what can be refused (scope 403, limit 429) before anything is sent, then starts the stream
+   * on `response` (headers already set by the caller).
+   */
+  async admit(principal: Principal, opening: StreamOpening): Promise<(response: ServerResponse) => void> {
+    const types = this.visibility.typesFor(principal, opening.types);
+    if (types.length === 0) {
+      throw ApiException.invalidScope(
+        `This token may read none of the stream's types (${(opening.types ?? ['positions', 'alerts']).join(', ')}).`,
+      );
+    }
+    const id = randomUUID();
+    const { maxStreamsPerKey } = this.config.live;
+    if (!(await this.queries.openLease(id, principal.subject, maxStreamsPerKey, this.leaseSeconds))) {
+      const retryAfter = String(this.leaseSeconds);
+      throw ApiException.rateLimited(
+        `At most ${maxStreamsPerKey} streams may be open at once for this key; close one first.`,
+        { 'Retry-After': retryAfter },
+      );
+    }
+    const request: LiveRequest = { types, vehicleIds: opening.vehicleIds };
+    const start = this.startOf(opening.lastEventId);
+    return (response) => {
+      const connection = new StreamConnection(
+        {
+          tail: this.tail,
+          queries: this.queries,
+          visibility: this.visibility,
+          records: this.records,
+          settings: this.config.live,
+        },
+        principal,
+        request,
+        response,
+        this.views.contextOf(principal),
+        opening.expiresAtMs,
+      );
+      this.open.set(id, connection);
+      void connection.start(start, () => {
+        this.open.delete(id);
+        void this.queries
+          .closeLease(id)
+          .catch((error) =>
+            this.logger.warn({ msg: 'could not close a stream lease; it expires by itself', err: error }),
+          );
+      });
+    };
+  }
+
+  private get leaseSeconds(): number {
+    return this.config.live.heartbeatSeconds * LEASE_HEARTBEATS;
+  }
+
+  private startOf(lastEventId: string | null): StreamStart {
+    if (lastEventId === null || lastEventId === '') return { kind: 'live' };
+    const mark = streamMarkOf(lastEventId);
+    if (!mark) return { kind: 'reset', reason: 'The last event id is not one this stream issued.' };
+    const age = Date.now() - mark.issuedAtMs;
+    if (age > this.config.live.resumeHours * 3_600_000) {
+      return {
+        kind: 'reset',
+        reason: `The last event id is older than ${this.config.live.resumeHours} h (STREAM_RESUME_HOURS).`,
+      };
+    }
+    return { kind: 'resume', positions: mark.positions, alerts: mark.alerts };
+  }
+
+  private async renewLeases(): Promise<void> {
+    try {
+      await this.queries.renewLeases([...this.open.keys()], this.leaseSeconds);
+    } catch (error) {
+      this.logger.warn({ msg: 'could not renew stream leases', err: error });
+    }
+  }
+}
