@@ -87,8 +87,8 @@ export class LiveQueries {
          JOIN query.vehicles v ON v.id = p.vehicle_id
          LEFT JOIN query.last_positions lp ON lp.vehicle_id = p.vehicle_id AND lp.fix_time = p.fix_time
         WHERE p.accepted_xid IS NOT NULL
-          AND (p.accepted_xid, p.vehicle_id, p.fix_time) > ($1::xid8, $2::int, $3::timestamptz)
-          AND p.accepted_xid < $4::xid8
+          AND (p.accepted_xid, p.vehicle_id, p.fix_time) > ($1::bigint, $2::int, $3::timestamptz)
+          AND p.accepted_xid < $4::bigint
           AND ($5::int[] IS NULL OR p.vehicle_id = ANY($5::int[]))
         ORDER BY p.accepted_xid, p.vehicle_id, p.fix_time
         LIMIT $6`,
@@ -117,8 +117,8 @@ export class LiveQueries {
     const rows: { xid: string; record_id: string; record: LiveAlertRecord }[] = await this.dataSource.query(
       `SELECT accepted_xid::text AS xid, record_id, record
          FROM query.live_alerts
-        WHERE (accepted_xid, record_id) > ($1::xid8, $2::bigint)
-          AND accepted_xid < $3::xid8
+        WHERE (accepted_xid, record_id) > ($1::bigint, $2::bigint)
+          AND accepted_xid < $3::bigint
           AND ($4::int[] IS NULL OR company_id = ANY($4::int[]))
           AND ($5::int[] IS NULL OR vehicle_id = ANY($5::int[]))
         ORDER BY accepted_xid, record_id
@@ -175,7 +175,7 @@ export class LiveQueries {
   /** Notes the current horizon with the time, for the feed's `since`. */
   async markClock(): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO query.live_clock (at, horizon) VALUES (now(), pg_snapshot_xmin(pg_current_snapshot()))
+      `INSERT INTO query.live_clock (at, horizon) VALUES (now(), pg_snapshot_xmin(pg_current_snapshot())::text::bigint)
        ON CONFLICT (at) DO NOTHING`,
     );
   }

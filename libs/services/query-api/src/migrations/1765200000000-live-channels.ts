@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The order in which the platform accepted positions and alerts, for the live stream and the change
  * feed (docs/stream.md, decision 0012):
  * - every position row records the transaction that stored it (`accepted_xid`, PostgreSQL's 64-bit
- *   transaction id); rows stored before this migration have none and are not part of the feed;
+ *   transaction id as a bigint); rows stored before this migration have none and are not in the feed;
  * - alert records that alert-engine published are kept in `live_alerts` the same way, with the
  *   viewer-independent fields of the V2 alert record;
  * - `live_clock` maps times to transaction horizons, for the feed's `since`;
@@ -16,11 +16,9 @@ export class LiveChannels1765200000000 implements MigrationInterface {
   name = 'LiveChannels1765200000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // Added without a default first, so existing rows are not rewritten; new rows get their writer's id.
-    await queryRunner.query(`ALTER TABLE "query"."positions" ADD COLUMN "accepted_xid" xid8`);
-    await queryRunner.query(
-      `ALTER TABLE "query"."positions" ALTER COLUMN "accepted_xid" SET DEFAULT pg_current_xact_id()`,
-    );
+    // Nullable, so adding it rewrites nothing; PositionHistory sets it on every new row. A bigint rather
+    // than xid8 (which TypeORM cannot describe): a 64-bit transaction id stays below 2^63 in practice.
+    await queryRunner.query(`ALTER TABLE "query"."positions" ADD COLUMN "accepted_xid" bigint`);
     await queryRunner.query(
       `CREATE INDEX "positions_accepted_idx" ON "query"."positions" ("accepted_xid", "vehicle_id", "fix_time")
          WHERE "accepted_xid" IS NOT NULL`,
@@ -28,7 +26,7 @@ export class LiveChannels1765200000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE "query"."live_alerts" (
         "record_id" bigint NOT NULL,
-        "accepted_xid" xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        "accepted_xid" bigint NOT NULL DEFAULT pg_current_xact_id()::text::bigint,
         "accepted_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         "company_id" integer NOT NULL,
         "vehicle_id" integer NOT NULL,
@@ -46,7 +44,7 @@ export class LiveChannels1765200000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE "query"."live_clock" (
         "at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        "horizon" xid8 NOT NULL,
+        "horizon" bigint NOT NULL,
         CONSTRAINT "PK_live_clock" PRIMARY KEY ("at")
       )`);
     // Open streams, for the per-key limit over all replicas: each replica renews its streams' leases,

@@ -12,7 +12,11 @@ export function readingsOf(event: PositionReportedV1): PositionReadingsV1 {
   return rest;
 }
 
-/** Writes position events into history. Idempotent: one row per vehicle and fix time, first write wins. */
+/**
+ * Writes position events into history. Idempotent: one row per vehicle and fix time, first write wins.
+ * Each row records the transaction that stored it (`accepted_xid`): the order of the live stream and
+ * the change feed (LiveQueries).
+ */
 @Injectable()
 export class PositionHistory {
   constructor(@InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource) {}
@@ -42,8 +46,9 @@ export class PositionHistory {
       manager ?? this.dataSource.manager
     ).query(
       `INSERT INTO query.positions
-         (vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings)
-       SELECT vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings
+         (vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings, accepted_xid)
+       SELECT vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings,
+              pg_current_xact_id()::text::bigint
          FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz, event_id uuid,
               received_at timestamptz, lat float8, lng float8, speed_kmh real, course smallint, ignition bool, readings jsonb)
        ON CONFLICT (vehicle_id, fix_time) DO NOTHING

@@ -35,12 +35,25 @@ abstract class PositionColumns {
  * PositionPartitions, not by TypeORM). One row per vehicle and fix time.
  */
 @Entity({ schema: 'query', name: 'positions' })
+// The live channels' order (accepted_xid, vehicle_id, fix_time), partial: created by a migration.
+@Index('positions_accepted_idx', { synchronize: false })
 export class Position extends PositionColumns {
   @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
   vehicleId!: number;
 
   @PrimaryColumn({ name: 'fix_time', type: 'timestamptz' })
   fixTime!: Date;
+
+  /** The transaction that stored the row (PositionHistory sets it; null on rows older than the live channels). */
+  @Column({
+    name: 'accepted_xid',
+    type: 'bigint',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  acceptedXid!: string | null;
 }
 
 /** The newest position of each vehicle, with its motion state and when it was last heard from. */
