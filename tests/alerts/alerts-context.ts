@@ -3,11 +3,11 @@ import { alertEngineFixtures, alertEngineModules } from '@fleet/alert-engine-ser
 import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { AlertFiredV1, AlertSettings, PositionReportedV1, Topics, VehicleSnapshotV1 } from '@fleet/contracts';
 import { GeofenceShape } from '@fleet/geo';
-import { ConsumeEvents, EventBatch, EventPublisher } from '@fleet/platform';
+import { ConsumeEvents, EnvReader, EventBatch, EventPublisher } from '@fleet/platform';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
 import { telemetryIngestFixtures, telemetryIngestModules } from '@fleet/telemetry-ingest-service-testing';
-import { TestContext, TestDatabase, TestVehicle, waitFor } from '@fleet/testing';
-import { Controller, Injectable, Module } from '@nestjs/common';
+import { TestContext, TestDatabase, TestFixtures, TestVehicle, waitFor } from '@fleet/testing';
+import { Controller, DynamicModule, Injectable, Module, Type } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -74,7 +74,15 @@ export interface StoredRecord {
  * rows of alert-engine's schema and a rule version bump, in one transaction.
  */
 export class AlertsContext extends TestContext {
-  static open(database?: TestDatabase, env: Record<string, string> = {}): Promise<AlertsContext> {
+  /** `also`: further services in the same app (the live stream's tests add command-gateway). */
+  static open(
+    database?: TestDatabase,
+    env: Record<string, string> = {},
+    also: { modules: (reader: EnvReader) => (Type | DynamicModule)[]; fixtures: TestFixtures[] } = {
+      modules: () => [],
+      fixtures: [],
+    },
+  ): Promise<AlertsContext> {
     return AlertsContext.start({
       modules: (reader) => [
         ...authModules(reader),
@@ -82,8 +90,15 @@ export class AlertsContext extends TestContext {
         ...queryApiModules(reader),
         ...alertEngineModules(reader),
         FiredAlertsModule,
+        ...also.modules(reader),
       ],
-      fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures, alertEngineFixtures],
+      fixtures: [
+        authFixtures,
+        queryApiFixtures,
+        telemetryIngestFixtures,
+        alertEngineFixtures,
+        ...also.fixtures,
+      ],
       env: { RATE_LIMIT_DEFAULT: 'second=100000', ...env },
       database,
     });

@@ -32,7 +32,9 @@ describe('change feed', () => {
     kind: 'positions' | 'alerts',
     query: Record<string, string | number>,
   ) => {
-    const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    const search = new URLSearchParams(
+      Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
+    );
     const response = await h.app.inject({
       method: 'GET',
       url: `/v2/api/feed/${kind}?${search}`,
@@ -161,7 +163,13 @@ describe('change feed', () => {
   });
 
   it('refuses a malformed cursor, since or limit with 422, and a token without the action with 403', async () => {
-    for (const query of [{ cursor: 'garbage' }, { since: 'yesterday' }, { limit: 0 }, { limit: 5001 }]) {
+    const bad: Record<string, string | number>[] = [
+      { cursor: 'garbage' },
+      { since: 'yesterday' },
+      { limit: 0 },
+      { limit: 5001 },
+    ];
+    for (const query of bad) {
       const answer = await feed(topToken, 'positions', query);
       expect([query, answer.status, answer.body.code]).toEqual([query, 422, 'INVALID_INPUT']);
     }

@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { CompaniesService } from '@fleet/auth-service';
+import { commandGatewayFixtures, commandGatewayModules } from '@fleet/command-gateway-service-testing';
+import { CommandResultV1, Topics } from '@fleet/contracts';
+import { EventPublisher } from '@fleet/platform';
 import { StreamService, VehicleRegistry } from '@fleet/query-api-service';
 import { SseClient, testJwtSecret, TestVehicle, waitFor } from '@fleet/testing';
 import { AlertsContext } from '../alerts/alerts-context';
@@ -39,7 +42,11 @@ describe('live stream', () => {
   };
 
   beforeAll(async () => {
-    h = await AlertsContext.open(undefined, { STREAM_BUFFER_BYTES: '65536' });
+    h = await AlertsContext.open(
+      undefined,
+      { STREAM_BUFFER_BYTES: '65536' },
+      { modules: commandGatewayModules, fixtures: [commandGatewayFixtures] },
+    );
     url = (await h.app.getUrl()).replace('[::1]', '127.0.0.1');
     top = await h.newCompany({ name: 'Top', timeZone: 'Europe/Berlin' });
     sub = await h.newCompany({ name: 'Sub', parentId: top });
@@ -246,6 +253,50 @@ describe('live stream', () => {
       },
       { timeoutMs: 10_000, intervalMs: 500, description: 'the unmapped vehicle no longer streamed' },
     );
+  });
+
+  it('sends each status change of a command sent to a vehicle the token sees, as the V2 command record', async () => {
+    const commands = await stream(tokens.top, '?types=commands');
+    const outsider = await stream(tokens.sibling, '?types=commands');
+    const allowlisted = await stream(tokens.allowlisted, '?types=commands');
+    const response = await h.app.inject({
+      method: 'PUT',
+      url: `/v2/api/vehicles/${vehicles.top.id}/door-lock?isLock=true`,
+      headers: { authorization: `Bearer ${tokens.top}` },
+    });
+    expect(response.statusCode).toBe(200);
+    const { id } = response.json() as { id: string };
+    await commands.waitForEvents('command', 1);
+    const at = new Date().toISOString();
+    const results: CommandResultV1[] = [
+      { commandId: id, vehicleId: vehicles.top.id, status: 'sent', at },
+      { commandId: id, vehicleId: vehicles.top.id, status: 'acknowledged', at, answer: 'DOUT1:1' },
+    ];
+    await h.app.get(EventPublisher).publish(
+      Topics.commandResults,
+      results.map((payload) => ({ key: String(payload.vehicleId), payload })),
+    );
+    await commands.waitForEvents('command', 3);
+    const changes = commands.data('command');
+    expect(changes.map((change) => change.status)).toEqual(['queued', 'sent', 'acknowledged']);
+    expect(changes[2]).toMatchObject({
+      id,
+      vehicleId: vehicles.top.id,
+      type: 'doorLock',
+      isLock: true,
+      deviceAnswer: 'DOUT1:1',
+    });
+    expect(changes[2]).not.toHaveProperty('companyId');
+    // The same record the command route answers.
+    const read = await h.app.inject({
+      method: 'GET',
+      url: `/v2/api/commands/${id}`,
+      headers: { authorization: `Bearer ${tokens.top}` },
+    });
+    expect(read.json()).toEqual(changes[2]);
+    await h.transportIdle();
+    expect(outsider.data('command')).toEqual([]);
+    expect(allowlisted.data('command')).toEqual([]);
   });
 
   it('overflows a client that does not read, and resuming from the overflow id loses nothing', async () => {

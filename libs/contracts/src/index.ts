@@ -14,6 +14,7 @@ export * from './events/alert-fired.v1';
 export * from './events/alert-configuration-snapshot.v1';
 export * from './events/command-requested.v1';
 export * from './events/command-result.v1';
+export * from './events/command-status-changed.v1';
 export * from './alerts/alert-types';
 export * from './topics';
 export * from './services';

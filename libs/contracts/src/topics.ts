@@ -2,6 +2,7 @@ import { AlertConfigurationSnapshotV1 } from './events/alert-configuration-snaps
 import { AlertFiredV1 } from './events/alert-fired.v1';
 import { CommandRequestedV1 } from './events/command-requested.v1';
 import { CommandResultV1 } from './events/command-result.v1';
+import { CommandStatusChangedV1 } from './events/command-status-changed.v1';
 import { CompanySnapshotV1 } from './events/company-snapshot.v1';
 import { checkPositionReported } from './events/position-reported.check';
 import { PositionReportedV1 } from './events/position-reported.v1';
@@ -61,6 +62,14 @@ export const Topics = {
   commandResults: defineTopic({
     name: 'commands.results.v1',
     payload: CommandResultV1,
+    partitions: 6,
+    cleanupPolicy: 'delete',
+    retentionMs: 7 * DAY_MS,
+    keyDescription: 'vehicle id',
+  }),
+  commandStatusChanges: defineTopic({
+    name: 'commands.status-changes.v1',
+    payload: CommandStatusChangedV1,
     partitions: 6,
     cleanupPolicy: 'delete',
     retentionMs: 7 * DAY_MS,

@@ -38,7 +38,7 @@ import { positionPartitions } from './positions/position-partitions';
 import { PositionProjection } from './positions/position-projection';
 import { PositionsController } from './positions/positions.controller';
 import { PositionsConsumer } from './positions/positions.consumer';
-import { LiveAlertsConsumer } from './live/live-alerts.consumer';
+import { LiveConsumer } from './live/live.consumer';
 import { LiveController } from './live/live.controller';
 import { LiveFeedService } from './live/live-feed.service';
 import { LiveQueries } from './live/live.queries';
@@ -87,7 +87,7 @@ export class QueryApiModule {
         LegacyBatteryHealthController,
         EngineCodesController,
         LegacyEngineCodesController,
-        LiveAlertsConsumer,
+        LiveConsumer,
         LiveController,
       ],
       providers: [

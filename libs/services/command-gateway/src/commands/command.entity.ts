@@ -1,9 +1,7 @@
-import { commandTypes, CommandType } from '@fleet/contracts';
+import { commandStatuses, CommandStatus, commandTypes, CommandType } from '@fleet/contracts';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** Where a command is in its life (docs/commands.md, Lifecycle). */
-export const commandStatuses = ['queued', 'sent', 'acknowledged', 'failed', 'expired', 'superseded'] as const;
-export type CommandStatus = (typeof commandStatuses)[number];
+export { commandStatuses, CommandStatus };
 
 /** Statuses a command leaves only by a result, its expiry or a newer command of its type. */
 export const waitingStatuses: readonly CommandStatus[] = ['queued', 'sent'];

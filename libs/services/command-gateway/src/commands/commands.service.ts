@@ -18,6 +18,7 @@ import { CommandGatewayException, CommandGatewayExceptionCode } from '../command
 import { COMMANDS_SCHEMA } from '../command-gateway.schema.constants';
 import { CommandVehicles } from '../vehicles/command-vehicles';
 import { CommandStatus } from './command.entity';
+import { toCommandRecord } from './dto/command-record.dto';
 
 /** What a sending route asks for: the type and only its own parameter. */
 export type CommandParameters =
@@ -72,6 +73,9 @@ interface CommandRow {
 const COLUMNS = `id, vehicle_id, type, lock, engine_on, odometer_km, name, status, created_at, expires_at,
   sent_at, last_sent_at, finished_at, reason, device_answer`;
 
+/** A row with the company that sent it: what a status change announces. */
+type ChangedRow = CommandRow & { company_id: number };
+
 /**
  * The command log (docs/commands.md): accepting commands (stored and announced on
  * `commands.requested.v1` in one transaction), reading them, and moving them on from the results the
@@ -110,20 +114,21 @@ export class CommandsService {
       }
       const createdAt = new Date();
       const expiresAt = new Date(createdAt.getTime() + this.config.ttlSeconds * 1000);
-      const [replaced]: { count: number }[] = await manager.query(
+      const replaced: ChangedRow[] = await manager.query(
+        // In a CTE: TypeORM answers a bare UPDATE with [rows, count].
         `WITH done AS (
            UPDATE commands.commands SET status = 'superseded', finished_at = $4, reason = $5
             WHERE vehicle_id = $1 AND type = $2 AND status = 'queued' AND id <> $3
-            RETURNING 1)
-         SELECT count(*)::integer AS count FROM done`,
+            RETURNING ${COLUMNS}, company_id)
+         SELECT * FROM done`,
         [vehicleId, parameters.type, commandId, createdAt, `superseded by command ${commandId}`],
       );
-      superseded = replaced.count;
-      const [row]: CommandRow[] = await manager.query(
+      superseded = replaced.length;
+      const [row]: ChangedRow[] = await manager.query(
         `INSERT INTO commands.commands
            (id, company_id, vehicle_id, type, lock, engine_on, odometer_km, name, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         RETURNING ${COLUMNS}`,
+         RETURNING ${COLUMNS}, company_id`,
         [
           commandId,
           principal.companyId,
@@ -148,6 +153,7 @@ export class CommandsService {
       await this.outbox.enqueue(manager, Topics.commandsRequested, [
         { key: String(vehicleId), payload: requested },
       ]);
+      await this.announce(manager, [...replaced, row]);
       return { command: viewOf(row), replayed: false };
     });
     // Counted once committed, and a replayed request changed nothing.
@@ -205,9 +211,10 @@ export class CommandsService {
   async applyResults(results: readonly CommandResultV1[]): Promise<void> {
     const entered = await this.dataSource.transaction(async (manager) => {
       const statuses: CommandStatus[] = [];
+      const changes: ChangedRow[] = [];
       for (const result of results) {
         // `waiting` is the row as it was (locked): a command sent again stays `sent`: no transition.
-        const [changed]: { entered: boolean }[] =
+        const [changed]: (ChangedRow & { entered: boolean })[] =
           result.status === 'sent'
             ? await manager.query(
                 `WITH waiting AS (
@@ -218,16 +225,16 @@ export class CommandsService {
                       SET status = 'sent', sent_at = LEAST(COALESCE(sent_at, $3), $3),
                           last_sent_at = GREATEST(COALESCE(last_sent_at, $3), $3)
                      FROM waiting WHERE c.id = waiting.id
-                   RETURNING waiting.status = 'queued' AS entered)
-                 SELECT entered FROM done`,
+                   RETURNING c.*, waiting.status = 'queued' AS entered)
+                 SELECT ${COLUMNS}, company_id, entered FROM done`,
                 [result.commandId, result.vehicleId, new Date(result.at)],
               )
             : await manager.query(
                 `WITH done AS (
                    UPDATE commands.commands SET status = $3, finished_at = $4, reason = $5, device_answer = $6
                     WHERE id = $1 AND vehicle_id = $2 AND status IN ('queued', 'sent')
-                   RETURNING true AS entered)
-                 SELECT entered FROM done`,
+                   RETURNING *, true AS entered)
+                 SELECT ${COLUMNS}, company_id, entered FROM done`,
                 [
                   result.commandId,
                   result.vehicleId,
@@ -237,8 +244,12 @@ export class CommandsService {
                   result.answer ?? null,
                 ],
               );
-        if (changed?.entered) statuses.push(result.status);
+        if (changed?.entered) {
+          statuses.push(result.status);
+          changes.push(changed);
+        }
       }
+      await this.announce(manager, changes);
       return statuses;
     });
     this.countTransitions(entered);
@@ -246,16 +257,37 @@ export class CommandsService {
 
   /** Marks every waiting command past its expiry `expired`; returns how many. */
   async expireDue(): Promise<number> {
-    const [{ expired }]: { expired: number }[] = await this.dataSource.query(
-      `WITH done AS (
-         UPDATE commands.commands SET status = 'expired', finished_at = expires_at,
-                reason = 'no answer before the command expired'
-          WHERE status IN ('queued', 'sent') AND expires_at <= now()
-          RETURNING 1)
-       SELECT count(*)::integer AS expired FROM done`,
-    );
+    const expired = await this.dataSource.transaction(async (manager) => {
+      const rows: ChangedRow[] = await manager.query(
+        `WITH done AS (
+           UPDATE commands.commands SET status = 'expired', finished_at = expires_at,
+                  reason = 'no answer before the command expired'
+            WHERE status IN ('queued', 'sent') AND expires_at <= now()
+            RETURNING ${COLUMNS}, company_id)
+         SELECT * FROM done`,
+      );
+      await this.announce(manager, rows);
+      return rows.length;
+    });
     this.countTransitions(Array<CommandStatus>(expired).fill('expired'));
     return expired;
+  }
+
+  /**
+   * Announces each status change on `commands.status-changes.v1` (outbox, in the transaction that made
+   * it): the V2 command record as the read routes answer it, with the sending company, for the live
+   * stream.
+   */
+  private async announce(manager: EntityManager, rows: readonly ChangedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.outbox.enqueue(
+      manager,
+      Topics.commandStatusChanges,
+      rows.map((row) => ({
+        key: String(row.vehicle_id),
+        payload: { companyId: row.company_id, ...toCommandRecord(viewOf(row)) },
+      })),
+    );
   }
 
   /** `fleet_commands_total`: one per command entering each status. */

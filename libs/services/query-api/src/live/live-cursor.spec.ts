@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import {
-  alertAfter,
+  rowAfter,
   alertCursorOf,
   alertMarkOfCursor,
-  alertsFrom,
+  rowsFrom,
   positionAfter,
   positionCursorOf,
   positionMarkOfCursor,
@@ -19,7 +19,8 @@ const time = fc.integer({ min: 0, max: 8.64e15 });
 const streamMark = fc.record({
   issuedAtMs: time,
   positions: fc.record({ xid, vehicleId: int, fixTimeMs: time }),
-  alerts: fc.record({ xid, recordId: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }) }),
+  alerts: fc.record({ xid, key: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }) }),
+  commands: fc.record({ xid, key: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }) }),
 });
 
 describe('live cursors', () => {
@@ -37,7 +38,8 @@ describe('live cursors', () => {
     const id = streamIdOf({
       issuedAtMs: 1_790_000_000_000,
       positions: { xid: 123456n, vehicleId: 7, fixTimeMs: 1_790_000_000_000 },
-      alerts: alertsFrom(99n),
+      alerts: rowsFrom(99n),
+      commands: rowsFrom(99n),
     });
     expect(id).toMatch(/^[A-Za-z0-9_-]+$/);
   });
@@ -49,7 +51,7 @@ describe('live cursors', () => {
       'x',
       'not base64!',
       valid + '==',
-      alertCursorOf(alertsFrom(5n)), // another kind's cursor
+      alertCursorOf(rowsFrom(5n)), // another kind's cursor
       Buffer.from('p1.5.1').toString('base64url'), // a field missing
       Buffer.from('p1.5.1.2.3').toString('base64url'), // one too many
       Buffer.from('p1.-5.1.2').toString('base64url'),
@@ -77,9 +79,9 @@ describe('live cursors', () => {
   });
 
   it('orders alerts by transaction, then record id', () => {
-    expect(alertAfter({ xid: 3n, recordId: 1 }, { xid: 2n, recordId: 50 })).toBe(true);
-    expect(alertAfter({ xid: 2n, recordId: 51 }, { xid: 2n, recordId: 50 })).toBe(true);
-    expect(alertAfter({ xid: 2n, recordId: 50 }, { xid: 2n, recordId: 50 })).toBe(false);
-    expect(alertAfter({ xid: 2n, recordId: 1 }, alertsFrom(2n))).toBe(true);
+    expect(rowAfter({ xid: 3n, key: 1 }, { xid: 2n, key: 50 })).toBe(true);
+    expect(rowAfter({ xid: 2n, key: 51 }, { xid: 2n, key: 50 })).toBe(true);
+    expect(rowAfter({ xid: 2n, key: 50 }, { xid: 2n, key: 50 })).toBe(false);
+    expect(rowAfter({ xid: 2n, key: 1 }, rowsFrom(2n))).toBe(true);
   });
 });

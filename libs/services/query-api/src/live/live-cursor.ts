@@ -13,10 +13,10 @@ export interface PositionMark {
   fixTimeMs: number;
 }
 
-/** After an alert row: (transaction, record id). */
-export interface AlertMark {
+/** After a row of a keyed table: (transaction, key): alerts by record id, commands by change number. */
+export interface RowMark {
   xid: bigint;
-  recordId: number;
+  key: number;
 }
 
 /**
@@ -24,7 +24,7 @@ export interface AlertMark {
  * transaction before `xid` had ended), since real rows have vehicle and record ids of at least 1.
  */
 export const positionsFrom = (xid: bigint): PositionMark => ({ xid, vehicleId: 0, fixTimeMs: 0 });
-export const alertsFrom = (xid: bigint): AlertMark => ({ xid, recordId: 0 });
+export const rowsFrom = (xid: bigint): RowMark => ({ xid, key: 0 });
 
 /** Whether `a` is strictly after `b`. */
 export function positionAfter(a: PositionMark, b: PositionMark): boolean {
@@ -33,8 +33,8 @@ export function positionAfter(a: PositionMark, b: PositionMark): boolean {
   return a.fixTimeMs > b.fixTimeMs;
 }
 
-export function alertAfter(a: AlertMark, b: AlertMark): boolean {
-  return a.xid !== b.xid ? a.xid > b.xid : a.recordId > b.recordId;
+export function rowAfter(a: RowMark, b: RowMark): boolean {
+  return a.xid !== b.xid ? a.xid > b.xid : a.key > b.key;
 }
 
 /** Where a stream client stands, in every kind at once, and when the id was issued. */
@@ -42,7 +42,8 @@ export interface StreamMark {
   /** Unix ms when the server wrote this id: older than STREAM_RESUME_HOURS gets `event: reset`. */
   issuedAtMs: number;
   positions: PositionMark;
-  alerts: AlertMark;
+  alerts: RowMark;
+  commands: RowMark;
 }
 
 const DIGITS = /^(0|[1-9]\d{0,19})$/;
@@ -78,24 +79,27 @@ function positionMarkOf(xid: string, vehicleId: string, fixTimeMs: string): Posi
     : (mark as PositionMark);
 }
 
-function alertMarkOf(xid: string, recordId: string): AlertMark | undefined {
-  const mark = { xid: xidOf(xid), recordId: intOf(recordId, Number.MAX_SAFE_INTEGER) };
-  return mark.xid === undefined || mark.recordId === undefined ? undefined : (mark as AlertMark);
+function rowMarkOf(xid: string, key: string): RowMark | undefined {
+  const mark = { xid: xidOf(xid), key: intOf(key, Number.MAX_SAFE_INTEGER) };
+  return mark.xid === undefined || mark.key === undefined ? undefined : (mark as RowMark);
 }
 
 export function streamIdOf(mark: StreamMark): string {
-  const { positions: p, alerts: a } = mark;
-  return toText(['s1', mark.issuedAtMs, p.xid, p.vehicleId, p.fixTimeMs, a.xid, a.recordId]);
+  const { positions: p, alerts: a, commands: c } = mark;
+  return toText(['s1', mark.issuedAtMs, p.xid, p.vehicleId, p.fixTimeMs, a.xid, a.key, c.xid, c.key]);
 }
 
 /** The mark of a stream id this server wrote, or undefined for anything else. */
 export function streamMarkOf(id: string): StreamMark | undefined {
-  const fields = fieldsOf(id, 's1', 6);
+  const fields = fieldsOf(id, 's1', 8);
   if (!fields) return undefined;
   const issuedAtMs = intOf(fields[0], MAX_TIME_MS);
   const positions = positionMarkOf(fields[1], fields[2], fields[3]);
-  const alerts = alertMarkOf(fields[4], fields[5]);
-  return issuedAtMs === undefined || !positions || !alerts ? undefined : { issuedAtMs, positions, alerts };
+  const alerts = rowMarkOf(fields[4], fields[5]);
+  const commands = rowMarkOf(fields[6], fields[7]);
+  return issuedAtMs === undefined || !positions || !alerts || !commands
+    ? undefined
+    : { issuedAtMs, positions, alerts, commands };
 }
 
 export const positionCursorOf = (mark: PositionMark): string =>
@@ -106,9 +110,9 @@ export function positionMarkOfCursor(cursor: string): PositionMark | undefined {
   return fields && positionMarkOf(fields[0], fields[1], fields[2]);
 }
 
-export const alertCursorOf = (mark: AlertMark): string => toText(['a1', mark.xid, mark.recordId]);
+export const alertCursorOf = (mark: RowMark): string => toText(['a1', mark.xid, mark.key]);
 
-export function alertMarkOfCursor(cursor: string): AlertMark | undefined {
+export function alertMarkOfCursor(cursor: string): RowMark | undefined {
   const fields = fieldsOf(cursor, 'a1', 2);
-  return fields && alertMarkOf(fields[0], fields[1]);
+  return fields && rowMarkOf(fields[0], fields[1]);
 }

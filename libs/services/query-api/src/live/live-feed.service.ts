@@ -5,10 +5,10 @@ import { VehiclePositionV2 } from '../position-records/dto/position-record.v2';
 import { PositionViews } from '../position-records/position-views';
 import { AlertRecordV2Fields } from '@fleet/formats';
 import {
-  alertAfter,
+  rowAfter,
   alertCursorOf,
   alertMarkOfCursor,
-  alertsFrom,
+  rowsFrom,
   positionAfter,
   positionCursorOf,
   positionMarkOfCursor,
@@ -68,17 +68,17 @@ export class LiveFeedService {
   async alerts(principal: Principal, request: FeedRequest): Promise<FeedPage<AlertRecordV2Fields>> {
     const after = request.cursor
       ? (alertMarkOfCursor(request.cursor) ?? invalidCursor())
-      : alertsFrom(await this.startOf(request.since));
+      : rowsFrom(await this.startOf(request.since));
     const { scope } = await this.viewOf(principal, 'alerts');
     const horizon = await this.queries.horizon();
     const rows = await this.queries.alertsAfter(after, horizon, scope, request.limit + 1);
     const hasMore = rows.length > request.limit;
     const page = rows.slice(0, request.limit);
-    const end = hasMore ? page[page.length - 1].mark : alertsFrom(horizon);
+    const end = hasMore ? page[page.length - 1].mark : rowsFrom(horizon);
     const context = this.views.contextOf(principal);
     return {
       items: page.map((row) => this.records.alert(row.record, context)),
-      cursor: alertCursorOf(alertAfter(end, after) ? end : after),
+      cursor: alertCursorOf(rowAfter(end, after) ? end : after),
       hasMore,
     };
   }

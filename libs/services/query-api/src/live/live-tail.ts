@@ -1,8 +1,8 @@
 import { PgChannelListener, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
-import { AlertMark, alertsFrom, PositionMark, positionsFrom } from './live-cursor';
-import { LIVE_CHANNEL, LiveAlert, LiveQueries, UNSCOPED } from './live.queries';
+import { RowMark, rowsFrom, PositionMark, positionsFrom } from './live-cursor';
+import { LIVE_CHANNEL, LiveAlert, LiveCommand, LiveQueries, UNSCOPED } from './live.queries';
 import { LiveRecords, ViewedLivePosition } from './live-records';
 
 /** Rows read per statement. */
@@ -17,8 +17,22 @@ const SWEEP_BATCH = 5_000;
 export interface LiveSubscriber {
   /** Rows after the tail's previous mark, in order, and the tail's mark after them. */
   positions(rows: readonly ViewedLivePosition[], through: PositionMark): void;
-  alerts(rows: readonly LiveAlert[], through: AlertMark): void;
+  alerts(rows: readonly LiveAlert[], through: RowMark): void;
+  commands(rows: readonly LiveCommand[], through: RowMark): void;
 }
+
+/** Every kind's mark. */
+export interface LiveMarks {
+  positions: PositionMark;
+  alerts: RowMark;
+  commands: RowMark;
+}
+
+const marksFrom = (horizon: bigint): LiveMarks => ({
+  positions: positionsFrom(horizon),
+  alerts: rowsFrom(horizon),
+  commands: rowsFrom(horizon),
+});
 
 /**
  * This replica's one reader of new live rows (docs/stream.md, decision 0012). Woken by the commit
@@ -34,7 +48,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(LiveTail.name);
   private readonly listener: PgChannelListener;
   private readonly subscribers = new Set<LiveSubscriber>();
-  private marks?: { positions: PositionMark; alerts: AlertMark };
+  private marks?: LiveMarks;
   private reading?: Promise<void>;
   private readAgain = false;
   private timers: NodeJS.Timeout[] = [];
@@ -55,8 +69,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const horizon = await this.queries.horizon();
-    this.marks = { positions: positionsFrom(horizon), alerts: alertsFrom(horizon) };
+    this.marks = marksFrom(await this.queries.horizon());
     await this.listener.start();
     await this.noteClock();
     this.timers = [
@@ -74,7 +87,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** The marks up to which every row was handed to the subscribers (undefined before bootstrap). */
-  get handedOut(): { positions: PositionMark; alerts: AlertMark } | undefined {
+  get handedOut(): LiveMarks | undefined {
     return this.marks;
   }
 
@@ -114,7 +127,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
     const marks = this.marks!;
     if (this.subscribers.size === 0) {
       // Nobody to hand rows to: skip them. A stream that opens later catches up from the database.
-      this.marks = { positions: positionsFrom(horizon), alerts: alertsFrom(horizon) };
+      this.marks = marksFrom(horizon);
       return;
     }
     for (;;) {
@@ -128,9 +141,16 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
     }
     for (;;) {
       const rows = await this.queries.alertsAfter(marks.alerts, horizon, UNSCOPED, PAGE);
-      const through = rows.length === PAGE ? rows[rows.length - 1].mark : alertsFrom(horizon);
+      const through = rows.length === PAGE ? rows[rows.length - 1].mark : rowsFrom(horizon);
       marks.alerts = through;
       for (const subscriber of this.subscribers) subscriber.alerts(rows, through);
+      if (rows.length < PAGE) break;
+    }
+    for (;;) {
+      const rows = await this.queries.commandsAfter(marks.commands, horizon, UNSCOPED, PAGE);
+      const through = rows.length === PAGE ? rows[rows.length - 1].mark : rowsFrom(horizon);
+      marks.commands = through;
+      for (const subscriber of this.subscribers) subscriber.commands(rows, through);
       if (rows.length < PAGE) break;
     }
   }

@@ -6,7 +6,7 @@ import { LiveQueries, LiveScope } from './live.queries';
 /** How long the vehicles of a set of companies are reused before they are read again. */
 const VEHICLES_TTL_MS = 2_000;
 
-export const LIVE_TYPES = ['positions', 'alerts'] as const;
+export const LIVE_TYPES = ['positions', 'alerts', 'commands'] as const;
 export type LiveType = (typeof LIVE_TYPES)[number];
 
 /** What a reader asked for: the types, and optionally only some vehicles. */
@@ -19,14 +19,18 @@ export interface LiveRequest {
 const ACTION_OF: Record<LiveType, string> = {
   positions: Actions.readVehicles,
   alerts: Actions.readAlerts,
+  commands: Actions.sendCommands,
 };
 
 /** What a reader sees now: its scope for the queries, and the same as sets for filtering live rows. */
 export interface LiveView {
   types: ReadonlySet<LiveType>;
   scope: LiveScope;
-  positionVehicles: ReadonlySet<number>;
-  alertCompanies: ReadonlySet<number>;
+  /** Vehicles whose positions and commands it sees: mapped to its companies, on its allowlist. */
+  vehicles: ReadonlySet<number>;
+  /** Companies whose alerts and commands it sees: its own and those below. */
+  companies: ReadonlySet<number>;
+  /** Alerts only of these vehicles (its allowlist and the request's), or of all. */
   alertVehicles: ReadonlySet<number> | null;
 }
 
@@ -35,9 +39,10 @@ const intersect = (a: readonly number[] | null, b: readonly number[] | null): nu
 
 /**
  * Who sees what on the live channels: exactly what the token sees through the last-position routes of
- * the companies it reaches (vehicles mapped to them, narrowed by its `Vehicles` allowlist) and the
- * alert-record routes (records of those companies, narrowed the same way), each type only with the
- * action its route needs. The same CompanyDirectory and the same registry mappings as those routes,
+ * the companies it reaches (vehicles mapped to them, narrowed by its `Vehicles` allowlist), the
+ * alert-record routes (records of those companies, narrowed the same way) and a vehicle's command
+ * routes (commands those companies sent to those vehicles), each type only with the action its route
+ * needs. The same CompanyDirectory and the same registry mappings as those routes,
  * read again every few seconds, so a mapping or a new sub-company shows on an open stream soon.
  */
 @Injectable()
@@ -63,14 +68,13 @@ export class LiveVisibility {
     const types = new Set(request.types);
     const reachable = this.companies.reachableFrom(principal.companyId);
     const narrowed = intersect(principal.vehicles ?? null, request.vehicleIds);
-    const mapped = types.has('positions') ? await this.vehiclesOf(reachable) : [];
-    const positionVehicles = narrowed === null ? mapped : mapped.filter((id) => narrowed.includes(id));
-    const alertCompanies = types.has('alerts') ? reachable : [];
+    const mapped = types.has('positions') || types.has('commands') ? await this.vehiclesOf(reachable) : [];
+    const vehicles = narrowed === null ? mapped : mapped.filter((id) => narrowed.includes(id));
     return {
       types,
-      scope: { vehicleIds: positionVehicles, companyIds: alertCompanies, alertVehicleIds: narrowed },
-      positionVehicles: new Set(positionVehicles),
-      alertCompanies: new Set(alertCompanies),
+      scope: { vehicleIds: vehicles, companyIds: reachable, alertVehicleIds: narrowed },
+      vehicles: new Set(vehicles),
+      companies: new Set(reachable),
       alertVehicles: narrowed === null ? null : new Set(narrowed),
     };
   }

@@ -49,7 +49,7 @@ export class LiveController {
   @ApiOperation({
     operationId: 'Live_stream',
     summary:
-      'Server-Sent Events: `position` (V2 vehicle position record), `alert` (V2 alert record), each with an id to resume from',
+      'Server-Sent Events: `position` (V2 vehicle position record), `alert` (V2 alert record), `command` (V2 command record at each status change), each with an id to resume from',
   })
   @ApiOkResponse({
     description:

@@ -1,10 +1,10 @@
-import { AlertFiredV1 } from '@fleet/contracts';
+import { AlertFiredV1, CommandStatusChangedV1 } from '@fleet/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PositionRow, StoredPosition, toStored } from '../position-records/stored-position';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
-import { AlertMark, PositionMark } from './live-cursor';
+import { RowMark, PositionMark } from './live-cursor';
 
 /** The channel every transaction that adds live rows notifies at its commit (LiveTail listens). */
 export const LIVE_CHANNEL = 'query_live';
@@ -31,17 +31,23 @@ export interface LiveAlertRecord {
 }
 
 export interface LiveAlert {
-  mark: AlertMark;
+  mark: RowMark;
   record: LiveAlertRecord;
+}
+
+/** A command status change: the V2 command record and the company that sent the command. */
+export interface LiveCommand {
+  mark: RowMark;
+  change: CommandStatusChangedV1;
 }
 
 /** Which rows a reader may see; null fields do not narrow. */
 export interface LiveScope {
-  /** Positions: only these vehicles. */
+  /** Positions and commands: only these vehicles. */
   vehicleIds: number[] | null;
-  /** Alerts: only records of these companies… */
+  /** Alerts and commands: only of these companies (the alert's configuration, the command's sender)… */
   companyIds: number[] | null;
-  /** …and of these vehicles. */
+  /** …and alerts only of these vehicles. */
   alertVehicleIds: number[] | null;
 }
 
@@ -108,12 +114,7 @@ export class LiveQueries {
   }
 
   /** Alerts after `after` of transactions before `horizon`, in acceptance order. */
-  async alertsAfter(
-    after: AlertMark,
-    horizon: bigint,
-    scope: LiveScope,
-    limit: number,
-  ): Promise<LiveAlert[]> {
+  async alertsAfter(after: RowMark, horizon: bigint, scope: LiveScope, limit: number): Promise<LiveAlert[]> {
     const rows: { xid: string; record_id: string; record: LiveAlertRecord }[] = await this.dataSource.query(
       `SELECT accepted_xid::text AS xid, record_id, record
          FROM query.live_alerts
@@ -123,19 +124,50 @@ export class LiveQueries {
           AND ($5::int[] IS NULL OR vehicle_id = ANY($5::int[]))
         ORDER BY accepted_xid, record_id
         LIMIT $6`,
-      [
-        after.xid.toString(),
-        after.recordId,
-        horizon.toString(),
-        scope.companyIds,
-        scope.alertVehicleIds,
-        limit,
-      ],
+      [after.xid.toString(), after.key, horizon.toString(), scope.companyIds, scope.alertVehicleIds, limit],
     );
     return rows.map((row) => ({
-      mark: { xid: BigInt(row.xid), recordId: Number(row.record_id) },
+      mark: { xid: BigInt(row.xid), key: Number(row.record_id) },
       record: row.record,
     }));
+  }
+
+  /** Command status changes after `after` of transactions before `horizon`, in acceptance order. */
+  async commandsAfter(
+    after: RowMark,
+    horizon: bigint,
+    scope: LiveScope,
+    limit: number,
+  ): Promise<LiveCommand[]> {
+    const rows: { xid: string; seq: string; record: CommandStatusChangedV1 }[] = await this.dataSource.query(
+      `SELECT accepted_xid::text AS xid, seq, record
+         FROM query.live_commands
+        WHERE (accepted_xid, seq) > ($1::bigint, $2::bigint)
+          AND accepted_xid < $3::bigint
+          AND ($4::int[] IS NULL OR company_id = ANY($4::int[]))
+          AND ($5::int[] IS NULL OR vehicle_id = ANY($5::int[]))
+        ORDER BY accepted_xid, seq
+        LIMIT $6`,
+      [after.xid.toString(), after.key, horizon.toString(), scope.companyIds, scope.vehicleIds, limit],
+    );
+    return rows.map((row) => ({ mark: { xid: BigInt(row.xid), key: Number(row.seq) }, change: row.record }));
+  }
+
+  /** Keeps command status changes, in the consumer's transaction (each change once); notifies at commit. */
+  async keepCommandChanges(
+    manager: EntityManager,
+    changes: readonly CommandStatusChangedV1[],
+  ): Promise<void> {
+    if (changes.length === 0) return;
+    await manager.query(
+      `INSERT INTO query.live_commands (command_id, status, company_id, vehicle_id, record)
+       SELECT (r->>'id')::uuid, r->>'status', (r->>'companyId')::int, (r->>'vehicleId')::int, r
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS changes(r, n)
+        ORDER BY n
+       ON CONFLICT (command_id, status) DO NOTHING`,
+      [JSON.stringify(changes)],
+    );
+    await this.notify(manager);
   }
 
   /**
@@ -192,7 +224,7 @@ export class LiveQueries {
     return row ? BigInt(row.horizon) : 0n;
   }
 
-  /** Drops kept alerts and clock marks older than `before`, at most `batch` rows of each; the count dropped. */
+  /** Drops kept alerts, command changes and clock marks older than `before`, at most `batch` rows of each; the count dropped. */
   async sweep(before: Date, batch: number): Promise<number> {
     const alerts: unknown[] = await this.dataSource.query(
       `DELETE FROM query.live_alerts WHERE record_id IN
@@ -203,7 +235,12 @@ export class LiveQueries {
       `DELETE FROM query.live_clock WHERE at IN (SELECT at FROM query.live_clock WHERE at < $1 LIMIT $2) RETURNING 1`,
       [before, batch],
     );
-    return alerts.length + marks.length;
+    const commands: unknown[] = await this.dataSource.query(
+      `DELETE FROM query.live_commands WHERE seq IN
+         (SELECT seq FROM query.live_commands WHERE accepted_at < $1 LIMIT $2) RETURNING 1`,
+      [before, batch],
+    );
+    return alerts.length + marks.length + commands.length;
   }
 
   /** Vehicles mapped to any of `companyIds`. */

@@ -5,17 +5,17 @@ import type { ServerResponse } from 'node:http';
 import { ViewContext } from '../position-records/position-view';
 import { LiveSettings } from '../query-api.config';
 import {
-  alertAfter,
-  AlertMark,
-  alertsFrom,
+  rowAfter,
+  RowMark,
+  rowsFrom,
   positionAfter,
   PositionMark,
   positionsFrom,
   streamIdOf,
 } from './live-cursor';
-import { LiveAlert, LiveQueries } from './live.queries';
+import { LiveAlert, LiveCommand, LiveQueries } from './live.queries';
 import { LiveRecords, ViewedLivePosition } from './live-records';
-import { LiveSubscriber, LiveTail } from './live-tail';
+import { LiveMarks, LiveSubscriber, LiveTail } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
 /** Rows read per statement while catching up. */
@@ -37,9 +37,7 @@ export interface StreamDependencies {
 
 /** Where a stream starts: after these marks, or at the replica's live edge (with a reset first, or not). */
 export type StreamStart =
-  | { kind: 'resume'; positions: PositionMark; alerts: AlertMark }
-  | { kind: 'live' }
-  | { kind: 'reset'; reason: string };
+  ({ kind: 'resume' } & LiveMarks) | { kind: 'live' } | { kind: 'reset'; reason: string };
 
 const max = <T>(a: T, b: T, after: (x: T, y: T) => boolean): T => (after(b, a) ? b : a);
 
@@ -53,7 +51,8 @@ const max = <T>(a: T, b: T, after: (x: T, y: T) => boolean): T => (after(b, a) ?
 export class StreamConnection implements LiveSubscriber {
   private readonly logger = new Logger('Stream');
   private positionsMark: PositionMark = positionsFrom(0n);
-  private alertsMark: AlertMark = alertsFrom(0n);
+  private alertsMark: RowMark = rowsFrom(0n);
+  private commandsMark: RowMark = rowsFrom(0n);
   private view?: LiveView;
   private live = false;
   private closed = false;
@@ -78,12 +77,11 @@ export class StreamConnection implements LiveSubscriber {
     this.onClose = onClose;
     this.response.write(`retry: ${RETRY_MS}\n\n`);
     const edge = this.deps.tail.handedOut!;
-    if (start.kind === 'resume') {
-      this.positionsMark = start.positions;
-      this.alertsMark = start.alerts;
-    } else {
-      this.positionsMark = edge.positions;
-      this.alertsMark = edge.alerts;
+    const from = start.kind === 'resume' ? start : edge;
+    this.positionsMark = from.positions;
+    this.alertsMark = from.alerts;
+    this.commandsMark = from.commands;
+    if (start.kind !== 'resume') {
       if (start.kind === 'reset') this.send('reset', { reason: start.reason });
     }
     this.comment('open');
@@ -108,7 +106,12 @@ export class StreamConnection implements LiveSubscriber {
 
   /** The id of where the client stands now. */
   get id(): string {
-    return streamIdOf({ issuedAtMs: Date.now(), positions: this.positionsMark, alerts: this.alertsMark });
+    return streamIdOf({
+      issuedAtMs: Date.now(),
+      positions: this.positionsMark,
+      alerts: this.alertsMark,
+      commands: this.commandsMark,
+    });
   }
 
   positions(rows: readonly ViewedLivePosition[], through: PositionMark): void {
@@ -118,10 +121,17 @@ export class StreamConnection implements LiveSubscriber {
     this.checkBuffer();
   }
 
-  alerts(rows: readonly LiveAlert[], through: AlertMark): void {
+  alerts(rows: readonly LiveAlert[], through: RowMark): void {
     if (!this.live || this.closed) return;
-    for (const row of rows) if (alertAfter(row.mark, this.alertsMark)) this.sendAlert(row);
-    this.alertsMark = max(this.alertsMark, through, alertAfter);
+    for (const row of rows) if (rowAfter(row.mark, this.alertsMark)) this.sendAlert(row);
+    this.alertsMark = max(this.alertsMark, through, rowAfter);
+    this.checkBuffer();
+  }
+
+  commands(rows: readonly LiveCommand[], through: RowMark): void {
+    if (!this.live || this.closed) return;
+    for (const row of rows) if (rowAfter(row.mark, this.commandsMark)) this.sendCommand(row);
+    this.commandsMark = max(this.commandsMark, through, rowAfter);
     this.checkBuffer();
   }
 
@@ -133,7 +143,11 @@ export class StreamConnection implements LiveSubscriber {
     const { queries, tail } = this.deps;
     while (!this.closed) {
       const edge = tail.handedOut!;
-      if (!positionAfter(edge.positions, this.positionsMark) && !alertAfter(edge.alerts, this.alertsMark)) {
+      if (
+        !positionAfter(edge.positions, this.positionsMark) &&
+        !rowAfter(edge.alerts, this.alertsMark) &&
+        !rowAfter(edge.commands, this.commandsMark)
+      ) {
         this.live = true;
         tail.subscribe(this);
         return;
@@ -157,7 +171,15 @@ export class StreamConnection implements LiveSubscriber {
         for (const row of rows) this.sendAlert(row);
         fullAlerts = rows.length === CATCH_UP_PAGE;
       }
-      if (!fullAlerts) this.alertsMark = max(this.alertsMark, alertsFrom(horizon), alertAfter);
+      if (!fullAlerts) this.alertsMark = max(this.alertsMark, rowsFrom(horizon), rowAfter);
+      let fullCommands = false;
+      if (view.types.has('commands')) {
+        const rows = await queries.commandsAfter(this.commandsMark, horizon, view.scope, CATCH_UP_PAGE);
+        if (this.closed) return;
+        for (const row of rows) this.sendCommand(row);
+        fullCommands = rows.length === CATCH_UP_PAGE;
+      }
+      if (!fullCommands) this.commandsMark = max(this.commandsMark, rowsFrom(horizon), rowAfter);
       await this.drained();
     }
   }
@@ -165,7 +187,7 @@ export class StreamConnection implements LiveSubscriber {
   private sendPosition(row: ViewedLivePosition): void {
     this.positionsMark = row.mark;
     const view = this.view!;
-    if (!view.types.has('positions') || !view.positionVehicles.has(row.mark.vehicleId)) return;
+    if (!view.types.has('positions') || !view.vehicles.has(row.mark.vehicleId)) return;
     this.send('position', this.deps.records.position(row, this.context));
   }
 
@@ -173,9 +195,18 @@ export class StreamConnection implements LiveSubscriber {
     this.alertsMark = row.mark;
     const view = this.view!;
     const { companyId, vehicleId } = row.record;
-    if (!view.types.has('alerts') || !view.alertCompanies.has(companyId)) return;
+    if (!view.types.has('alerts') || !view.companies.has(companyId)) return;
     if (view.alertVehicles && !view.alertVehicles.has(vehicleId)) return;
     this.send('alert', this.deps.records.alert(row.record, this.context));
+  }
+
+  private sendCommand(row: LiveCommand): void {
+    this.commandsMark = row.mark;
+    const view = this.view!;
+    const { companyId, ...record } = row.change;
+    if (!view.types.has('commands') || !view.companies.has(companyId) || !view.vehicles.has(record.vehicleId))
+      return;
+    this.send('command', record);
   }
 
   private send(event: string, data: unknown): void {

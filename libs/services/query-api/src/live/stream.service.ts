@@ -9,7 +9,7 @@ import { streamMarkOf } from './live-cursor';
 import { LiveQueries } from './live.queries';
 import { LiveRecords } from './live-records';
 import { LiveTail } from './live-tail';
-import { LiveRequest, LiveType, LiveVisibility } from './live-visibility';
+import { LIVE_TYPES, LiveRequest, LiveType, LiveVisibility } from './live-visibility';
 import { StreamConnection, StreamStart } from './stream-connection';
 
 /** A lease outlives this many heartbeats without renewal (a crashed replica's streams stop counting then). */
@@ -69,7 +69,7 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
     const types = this.visibility.typesFor(principal, opening.types);
     if (types.length === 0) {
       throw ApiException.invalidScope(
-        `This token may read none of the stream's types (${(opening.types ?? ['positions', 'alerts']).join(', ')}).`,
+        `This token may read none of the stream's types (${(opening.types ?? LIVE_TYPES).join(', ')}).`,
       );
     }
     const id = randomUUID();
@@ -125,7 +125,7 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
         reason: `The last event id is older than ${this.config.live.resumeHours} h (STREAM_RESUME_HOURS).`,
       };
     }
-    return { kind: 'resume', positions: mark.positions, alerts: mark.alerts };
+    return { kind: 'resume', positions: mark.positions, alerts: mark.alerts, commands: mark.commands };
   }
 
   private async renewLeases(): Promise<void> {

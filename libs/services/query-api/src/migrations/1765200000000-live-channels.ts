@@ -6,7 +6,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - every position row records the transaction that stored it (`accepted_xid`, PostgreSQL's 64-bit
  *   transaction id as a bigint); rows stored before this migration have none and are not in the feed;
  * - alert records that alert-engine published are kept in `live_alerts` the same way, with the
- *   viewer-independent fields of the V2 alert record;
+ *   viewer-independent fields of the V2 alert record, and command status changes in `live_commands`;
  * - `live_clock` maps times to transaction horizons, for the feed's `since`;
  * - `live_streams` holds a lease per open stream, for the per-key limit.
  * Readers take only rows of transactions older than every transaction still running, so a cursor
@@ -40,6 +40,26 @@ export class LiveChannels1765200000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "live_alerts_accepted_at_idx" ON "query"."live_alerts" ("accepted_at")`,
     );
+    // Command status changes command-gateway announced, for the stream's `command` events.
+    await queryRunner.query(`
+      CREATE TABLE "query"."live_commands" (
+        "seq" BIGSERIAL NOT NULL,
+        "accepted_xid" bigint NOT NULL DEFAULT pg_current_xact_id()::text::bigint,
+        "accepted_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        "command_id" uuid NOT NULL,
+        "status" text NOT NULL,
+        "company_id" integer NOT NULL,
+        "vehicle_id" integer NOT NULL,
+        "record" jsonb NOT NULL,
+        CONSTRAINT "PK_live_commands" PRIMARY KEY ("seq"),
+        CONSTRAINT "live_commands_change_key" UNIQUE ("command_id", "status")
+      )`);
+    await queryRunner.query(
+      `CREATE INDEX "live_commands_accepted_idx" ON "query"."live_commands" ("accepted_xid", "seq")`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "live_commands_accepted_at_idx" ON "query"."live_commands" ("accepted_at")`,
+    );
     // Where the feed starts for a `since`: the horizon (every older transaction had ended) at a time.
     await queryRunner.query(`
       CREATE TABLE "query"."live_clock" (
@@ -62,6 +82,7 @@ export class LiveChannels1765200000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE "query"."live_streams"`);
     await queryRunner.query(`DROP TABLE "query"."live_clock"`);
+    await queryRunner.query(`DROP TABLE "query"."live_commands"`);
     await queryRunner.query(`DROP TABLE "query"."live_alerts"`);
     await queryRunner.query(`DROP INDEX "query"."positions_accepted_idx"`);
     await queryRunner.query(`ALTER TABLE "query"."positions" DROP COLUMN "accepted_xid"`);

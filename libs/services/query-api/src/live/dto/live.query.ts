@@ -5,13 +5,13 @@ import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 /** Query of GET /v2/api/stream. */
 export class StreamQuery {
   @ApiPropertyOptional({
-    description: 'Comma list of `positions`, `alerts`; default: every type the token may read',
+    description: 'Comma list of `positions`, `alerts`, `commands`; default: every type the token may read',
     example: 'positions,alerts',
   })
   @IsOptional()
   @IsString()
-  @Matches(/^(positions|alerts)(,(positions|alerts))*$/, {
-    message: 'types must be a comma list of positions, alerts',
+  @Matches(/^(positions|alerts|commands)(,(positions|alerts|commands))*$/, {
+    message: 'types must be a comma list of positions, alerts, commands',
   })
   types?: string;
 

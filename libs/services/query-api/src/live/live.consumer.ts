@@ -1,4 +1,4 @@
-import { AlertFiredV1, ServiceNames, Topics } from '@fleet/contracts';
+import { AlertFiredV1, CommandStatusChangedV1, ServiceNames, Topics } from '@fleet/contracts';
 import { ConsumeEvents, EventBatch } from '@fleet/platform';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -7,9 +7,13 @@ import { DataSource } from 'typeorm';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { LiveQueries } from './live.queries';
 
-/** Keeps the alerts alert-engine fired for the live stream and the alert feed (docs/stream.md). */
+/**
+ * Keeps what other services announce for the live channels (docs/stream.md): the alerts alert-engine
+ * fired (stream and alert feed) and the command status changes command-gateway made (stream).
+ * Positions need nothing here: the position projection's own rows are the stream's.
+ */
 @Controller()
-export class LiveAlertsConsumer {
+export class LiveConsumer {
   constructor(
     private readonly queries: LiveQueries,
     @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
@@ -19,6 +23,16 @@ export class LiveAlertsConsumer {
   async onAlertsFired(@Payload() batch: EventBatch<AlertFiredV1>): Promise<void> {
     await this.dataSource.transaction((manager) =>
       this.queries.keepAlerts(
+        manager,
+        batch.events.map((event) => event.payload),
+      ),
+    );
+  }
+
+  @ConsumeEvents(Topics.commandStatusChanges, { group: ServiceNames.queryApi, maxBatchSize: 500 })
+  async onCommandStatusChanges(@Payload() batch: EventBatch<CommandStatusChangedV1>): Promise<void> {
+    await this.dataSource.transaction((manager) =>
+      this.queries.keepCommandChanges(
         manager,
         batch.events.map((event) => event.payload),
       ),
