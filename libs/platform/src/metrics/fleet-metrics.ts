@@ -149,6 +149,28 @@ export class FleetMetrics {
     registers: [this.registry],
   });
 
+  readonly streamsOpen = new Gauge({
+    name: 'fleet_streams_open',
+    help: 'Live streams (GET /v2/api/stream) open on this replica.',
+    registers: [this.registry],
+  });
+
+  readonly streamEvents = new Counter({
+    name: 'fleet_stream_events_total',
+    help: 'Events written to live streams, by type (position, alert, command).',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+
+  readonly streamsEnded = new Counter({
+    name: 'fleet_streams_ended_total',
+    help:
+      'Live streams ended by the server, by reason (overflow: the client did not keep up; expired; ' +
+      'suspended; shutdown), or by the client (closed).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimitRefusals = new Counter({
     name: 'fleet_rate_limit_refusals_total',
     help: 'Requests refused with 429 by the rate-limit windows, by route template.',

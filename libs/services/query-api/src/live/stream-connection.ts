@@ -1,5 +1,5 @@
 import { CompanySuspendedException } from '@fleet/errors';
-import { Principal } from '@fleet/platform';
+import { FleetMetrics, Principal } from '@fleet/platform';
 import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { ViewContext } from '../position-records/position-view';
@@ -33,6 +33,7 @@ export interface StreamDependencies {
   visibility: LiveVisibility;
   records: LiveRecords;
   settings: LiveSettings;
+  metrics: FleetMetrics;
 }
 
 /** Where a stream starts: after these marks, or at the replica's live edge (with a reset first, or not). */
@@ -211,6 +212,7 @@ export class StreamConnection implements LiveSubscriber {
 
   private send(event: string, data: unknown): void {
     this.response.write(`id: ${this.id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.deps.metrics.streamEvents.inc({ type: event });
   }
 
   private comment(text: string): void {
@@ -269,6 +271,7 @@ export class StreamConnection implements LiveSubscriber {
   private end(event: string, data: unknown): void {
     if (this.closed) return;
     this.send(event, data);
+    this.deps.metrics.streamsEnded.inc({ reason: event });
     const socket = this.response.socket;
     this.response.end();
     setTimeout(() => socket?.destroy(), FLUSH_GRACE_MS).unref();
@@ -277,6 +280,7 @@ export class StreamConnection implements LiveSubscriber {
 
   private close(): void {
     if (this.closed) return;
+    if (!this.response.writableEnded) this.deps.metrics.streamsEnded.inc({ reason: 'closed' });
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.deps.tail.unsubscribe(this);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ApiException } from '@fleet/errors';
-import { Principal } from '@fleet/platform';
+import { FleetMetrics, Principal } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PositionViews } from '../position-records/position-views';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
@@ -43,6 +43,7 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly visibility: LiveVisibility,
     private readonly records: LiveRecords,
     private readonly views: PositionViews,
+    private readonly metrics: FleetMetrics,
     @Inject(QUERY_API_CONFIG) private readonly config: QueryApiConfig,
   ) {}
 
@@ -91,6 +92,7 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
           visibility: this.visibility,
           records: this.records,
           settings: this.config.live,
+          metrics: this.metrics,
         },
         principal,
         request,
@@ -99,8 +101,10 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
         opening.expiresAtMs,
       );
       this.open.set(id, connection);
+      this.metrics.streamsOpen.set(this.open.size);
       void connection.start(start, () => {
         this.open.delete(id);
+        this.metrics.streamsOpen.set(this.open.size);
         void this.queries
           .closeLease(id)
           .catch((error) =>
