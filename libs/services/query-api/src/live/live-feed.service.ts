@@ -57,9 +57,9 @@ export class LiveFeedService {
     const hasMore = rows.length > request.limit;
     const page = await this.records.viewed(rows.slice(0, request.limit));
     const end = hasMore ? page[page.length - 1].mark : positionsFrom(horizon);
-    const context = this.views.contextOf(principal);
+    const viewer = this.views.contextOf(principal);
     return {
-      items: page.map((row) => this.records.position(row, context)),
+      items: page.map((row) => this.records.position(row, viewer, viewer.now)),
       cursor: positionCursorOf(positionAfter(end, after) ? end : after),
       hasMore,
     };
@@ -75,9 +75,9 @@ export class LiveFeedService {
     const hasMore = rows.length > request.limit;
     const page = rows.slice(0, request.limit);
     const end = hasMore ? page[page.length - 1].mark : rowsFrom(horizon);
-    const context = this.views.contextOf(principal);
+    const viewer = this.views.contextOf(principal);
     return {
-      items: page.map((row) => this.records.alert(row.record, context)),
+      items: page.map((row) => this.records.alert(row.record, viewer)),
       cursor: alertCursorOf(rowAfter(end, after) ? end : after),
       hasMore,
     };

@@ -2,7 +2,6 @@ import { CompanySuspendedException } from '@fleet/errors';
 import { FleetMetrics, Principal } from '@fleet/platform';
 import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { ViewContext } from '../position-records/position-view';
 import { LiveSettings } from '../query-api.config';
 import {
   rowAfter,
@@ -14,7 +13,7 @@ import {
   streamIdOf,
 } from './live-cursor';
 import { LiveAlert, LiveCommand, LiveQueries } from './live.queries';
-import { LiveRecords, ViewedLivePosition } from './live-records';
+import { LiveRecords, LiveViewer, ViewedLivePosition } from './live-records';
 import { LiveMarks, LiveSubscriber, LiveTail } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
@@ -58,7 +57,9 @@ export class StreamConnection implements LiveSubscriber {
   private live = false;
   private closed = false;
   private timers: NodeJS.Timeout[] = [];
-  private readonly context: ViewContext;
+  private readonly viewer: LiveViewer;
+  /** Events of the page being handed out, written to the socket in one piece. */
+  private pending = '';
   private onClose?: () => void;
 
   constructor(
@@ -66,10 +67,10 @@ export class StreamConnection implements LiveSubscriber {
     private readonly principal: Principal,
     private readonly request: LiveRequest,
     private readonly response: ServerResponse,
-    context: ViewContext,
+    viewer: LiveViewer,
     private readonly expiresAtMs: number | undefined,
   ) {
-    this.context = context;
+    this.viewer = { timeZone: viewer.timeZone, dateFormat: viewer.dateFormat };
     response.on('close', () => this.close());
   }
 
@@ -85,6 +86,7 @@ export class StreamConnection implements LiveSubscriber {
     if (start.kind !== 'resume') {
       if (start.kind === 'reset') this.send('reset', { reason: start.reason });
     }
+    this.flush();
     this.comment('open');
     this.timers.push(
       setInterval(() => this.heartbeat(), this.deps.settings.heartbeatSeconds * 1000),
@@ -117,8 +119,10 @@ export class StreamConnection implements LiveSubscriber {
 
   positions(rows: readonly ViewedLivePosition[], through: PositionMark): void {
     if (!this.live || this.closed) return;
-    for (const row of rows) if (positionAfter(row.mark, this.positionsMark)) this.sendPosition(row);
+    const now = new Date();
+    for (const row of rows) if (positionAfter(row.mark, this.positionsMark)) this.sendPosition(row, now);
     this.positionsMark = max(this.positionsMark, through, positionAfter);
+    this.flush();
     this.checkBuffer();
   }
 
@@ -126,6 +130,7 @@ export class StreamConnection implements LiveSubscriber {
     if (!this.live || this.closed) return;
     for (const row of rows) if (rowAfter(row.mark, this.alertsMark)) this.sendAlert(row);
     this.alertsMark = max(this.alertsMark, through, rowAfter);
+    this.flush();
     this.checkBuffer();
   }
 
@@ -133,6 +138,7 @@ export class StreamConnection implements LiveSubscriber {
     if (!this.live || this.closed) return;
     for (const row of rows) if (rowAfter(row.mark, this.commandsMark)) this.sendCommand(row);
     this.commandsMark = max(this.commandsMark, through, rowAfter);
+    this.flush();
     this.checkBuffer();
   }
 
@@ -161,7 +167,8 @@ export class StreamConnection implements LiveSubscriber {
           await queries.positionsAfter(this.positionsMark, horizon, view.scope, CATCH_UP_PAGE),
         );
         if (this.closed) return;
-        for (const row of rows) this.sendPosition(row);
+        const now = new Date();
+        for (const row of rows) this.sendPosition(row, now);
         full = rows.length === CATCH_UP_PAGE;
       }
       if (!full) this.positionsMark = max(this.positionsMark, positionsFrom(horizon), positionAfter);
@@ -181,15 +188,16 @@ export class StreamConnection implements LiveSubscriber {
         fullCommands = rows.length === CATCH_UP_PAGE;
       }
       if (!fullCommands) this.commandsMark = max(this.commandsMark, rowsFrom(horizon), rowAfter);
+      this.flush();
       await this.drained();
     }
   }
 
-  private sendPosition(row: ViewedLivePosition): void {
+  private sendPosition(row: ViewedLivePosition, now: Date): void {
     this.positionsMark = row.mark;
     const view = this.view!;
     if (!view.types.has('positions') || !view.vehicles.has(row.mark.vehicleId)) return;
-    this.send('position', this.deps.records.position(row, this.context));
+    this.sendJson('position', this.deps.records.positionJson(row, this.viewer, now));
   }
 
   private sendAlert(row: LiveAlert): void {
@@ -198,7 +206,7 @@ export class StreamConnection implements LiveSubscriber {
     const { companyId, vehicleId } = row.record;
     if (!view.types.has('alerts') || !view.companies.has(companyId)) return;
     if (view.alertVehicles && !view.alertVehicles.has(vehicleId)) return;
-    this.send('alert', this.deps.records.alert(row.record, this.context));
+    this.send('alert', this.deps.records.alert(row.record, this.viewer));
   }
 
   private sendCommand(row: LiveCommand): void {
@@ -211,8 +219,19 @@ export class StreamConnection implements LiveSubscriber {
   }
 
   private send(event: string, data: unknown): void {
-    this.response.write(`id: ${this.id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.sendJson(event, JSON.stringify(data));
+  }
+
+  /** Queues an event of the page being handed out; `flush` writes the page. */
+  private sendJson(event: string, json: string): void {
+    this.pending += `id: ${this.id}\nevent: ${event}\ndata: ${json}\n\n`;
     this.deps.metrics.streamEvents.inc({ type: event });
+  }
+
+  private flush(): void {
+    if (this.pending === '' || this.closed) return;
+    this.response.write(this.pending);
+    this.pending = '';
   }
 
   private comment(text: string): void {
@@ -271,6 +290,7 @@ export class StreamConnection implements LiveSubscriber {
   private end(event: string, data: unknown): void {
     if (this.closed) return;
     this.send(event, data);
+    this.flush();
     this.deps.metrics.streamsEnded.inc({ reason: event });
     const socket = this.response.socket;
     this.response.end();
