@@ -18,7 +18,11 @@ const int = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 const time = fc.integer({ min: 0, max: 8.64e15 });
 const streamMark = fc.record({
   issuedAtMs: time,
-  positions: fc.record({ xid, vehicleId: int, fixTimeMs: time }),
+  positions: fc.record({
+    xid,
+    vehicleId: int,
+    fixTimeUs: fc.maxSafeNat(),
+  }),
   alerts: fc.record({ xid, key: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }) }),
   commands: fc.record({ xid, key: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }) }),
 });
@@ -37,7 +41,7 @@ describe('live cursors', () => {
   it('are opaque text a URL and an SSE id line carry unchanged', () => {
     const id = streamIdOf({
       issuedAtMs: 1_790_000_000_000,
-      positions: { xid: 123456n, vehicleId: 7, fixTimeMs: 1_790_000_000_000 },
+      positions: { xid: 123456n, vehicleId: 7, fixTimeUs: 1_790_000_000_000 },
       alerts: rowsFrom(99n),
       commands: rowsFrom(99n),
     });
@@ -45,7 +49,7 @@ describe('live cursors', () => {
   });
 
   it('refuses what this server did not write', () => {
-    const valid = positionCursorOf({ xid: 5n, vehicleId: 1, fixTimeMs: 2 });
+    const valid = positionCursorOf({ xid: 5n, vehicleId: 1, fixTimeUs: 2 });
     for (const bad of [
       '',
       'x',
@@ -68,14 +72,14 @@ describe('live cursors', () => {
   });
 
   it('orders positions by transaction, vehicle, then fix time', () => {
-    const mark = { xid: 10n, vehicleId: 5, fixTimeMs: 1000 };
-    expect(positionAfter({ ...mark, xid: 11n, vehicleId: 1, fixTimeMs: 0 }, mark)).toBe(true);
-    expect(positionAfter({ ...mark, vehicleId: 6, fixTimeMs: 0 }, mark)).toBe(true);
-    expect(positionAfter({ ...mark, fixTimeMs: 1001 }, mark)).toBe(true);
+    const mark = { xid: 10n, vehicleId: 5, fixTimeUs: 1000 };
+    expect(positionAfter({ ...mark, xid: 11n, vehicleId: 1, fixTimeUs: 0 }, mark)).toBe(true);
+    expect(positionAfter({ ...mark, vehicleId: 6, fixTimeUs: 0 }, mark)).toBe(true);
+    expect(positionAfter({ ...mark, fixTimeUs: 1001 }, mark)).toBe(true);
     expect(positionAfter(mark, mark)).toBe(false);
     expect(positionAfter({ ...mark, xid: 9n, vehicleId: 99 }, mark)).toBe(false);
     // A start from a horizon comes before every row of that transaction.
-    expect(positionAfter({ xid: 10n, vehicleId: 1, fixTimeMs: 0 }, positionsFrom(10n))).toBe(true);
+    expect(positionAfter({ xid: 10n, vehicleId: 1, fixTimeUs: 0 }, positionsFrom(10n))).toBe(true);
   });
 
   it('orders alerts by transaction, then record id', () => {

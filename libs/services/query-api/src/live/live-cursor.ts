@@ -10,7 +10,8 @@
 export interface PositionMark {
   xid: bigint;
   vehicleId: number;
-  fixTimeMs: number;
+  /** Microseconds since the epoch, as PostgreSQL keeps it (exact below 2^53). */
+  fixTimeUs: number;
 }
 
 /** After a row of a keyed table: (transaction, key): alerts by record id, commands by change number. */
@@ -23,14 +24,14 @@ export interface RowMark {
  * Before every row of transaction `xid` and later ones: where a reader starts from a horizon (every
  * transaction before `xid` had ended), since real rows have vehicle and record ids of at least 1.
  */
-export const positionsFrom = (xid: bigint): PositionMark => ({ xid, vehicleId: 0, fixTimeMs: 0 });
+export const positionsFrom = (xid: bigint): PositionMark => ({ xid, vehicleId: 0, fixTimeUs: 0 });
 export const rowsFrom = (xid: bigint): RowMark => ({ xid, key: 0 });
 
 /** Whether `a` is strictly after `b`. */
 export function positionAfter(a: PositionMark, b: PositionMark): boolean {
   if (a.xid !== b.xid) return a.xid > b.xid;
   if (a.vehicleId !== b.vehicleId) return a.vehicleId > b.vehicleId;
-  return a.fixTimeMs > b.fixTimeMs;
+  return a.fixTimeUs > b.fixTimeUs;
 }
 
 export function rowAfter(a: RowMark, b: RowMark): boolean {
@@ -72,9 +73,13 @@ function fieldsOf(token: string, tag: string, count: number): string[] | undefin
   return fields.length === count + 1 && fields[0] === tag ? fields.slice(1) : undefined;
 }
 
-function positionMarkOf(xid: string, vehicleId: string, fixTimeMs: string): PositionMark | undefined {
-  const mark = { xid: xidOf(xid), vehicleId: intOf(vehicleId), fixTimeMs: intOf(fixTimeMs, MAX_TIME_MS) };
-  return mark.xid === undefined || mark.vehicleId === undefined || mark.fixTimeMs === undefined
+function positionMarkOf(xid: string, vehicleId: string, fixTimeUs: string): PositionMark | undefined {
+  const mark = {
+    xid: xidOf(xid),
+    vehicleId: intOf(vehicleId),
+    fixTimeUs: intOf(fixTimeUs, Number.MAX_SAFE_INTEGER),
+  };
+  return mark.xid === undefined || mark.vehicleId === undefined || mark.fixTimeUs === undefined
     ? undefined
     : (mark as PositionMark);
 }
@@ -86,7 +91,7 @@ function rowMarkOf(xid: string, key: string): RowMark | undefined {
 
 export function streamIdOf(mark: StreamMark): string {
   const { positions: p, alerts: a, commands: c } = mark;
-  return toText(['s1', mark.issuedAtMs, p.xid, p.vehicleId, p.fixTimeMs, a.xid, a.key, c.xid, c.key]);
+  return toText(['s1', mark.issuedAtMs, p.xid, p.vehicleId, p.fixTimeUs, a.xid, a.key, c.xid, c.key]);
 }
 
 /** The mark of a stream id this server wrote, or undefined for anything else. */
@@ -103,7 +108,7 @@ export function streamMarkOf(id: string): StreamMark | undefined {
 }
 
 export const positionCursorOf = (mark: PositionMark): string =>
-  toText(['p1', mark.xid, mark.vehicleId, mark.fixTimeMs]);
+  toText(['p1', mark.xid, mark.vehicleId, mark.fixTimeUs]);
 
 export function positionMarkOfCursor(cursor: string): PositionMark | undefined {
   const fields = fieldsOf(cursor, 'p1', 3);

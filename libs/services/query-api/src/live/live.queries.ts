@@ -53,7 +53,7 @@ export interface LiveScope {
 
 export const UNSCOPED: LiveScope = { vehicleIds: null, companyIds: null, alertVehicleIds: null };
 
-type LivePositionRow = Omit<PositionRow, 'total'> & { xid: string };
+type LivePositionRow = Omit<PositionRow, 'total'> & { xid: string; fix_us: string };
 
 /**
  * All SQL of the live stream and the change feed (docs/stream.md). Rows are read in acceptance order,
@@ -86,29 +86,24 @@ export class LiveQueries {
     limit: number,
   ): Promise<LivePosition[]> {
     const rows: LivePositionRow[] = await this.dataSource.query(
-      `SELECT p.accepted_xid::text AS xid, p.vehicle_id, v.name, v.imei, v.vin, p.fix_time, p.received_at,
+      `SELECT p.accepted_xid::text AS xid, (extract(epoch FROM p.fix_time) * 1000000)::bigint::text AS fix_us,
+              p.vehicle_id, v.name, v.imei, v.vin, p.fix_time, p.received_at,
               p.received_at AS last_seen_at, p.lat, p.lng, p.speed_kmh, p.course, p.ignition, p.readings,
               lp.motion
          FROM query.positions p
          JOIN query.vehicles v ON v.id = p.vehicle_id
          LEFT JOIN query.last_positions lp ON lp.vehicle_id = p.vehicle_id AND lp.fix_time = p.fix_time
         WHERE p.accepted_xid IS NOT NULL
-          AND (p.accepted_xid, p.vehicle_id, p.fix_time) > ($1::bigint, $2::int, $3::timestamptz)
+          AND (p.accepted_xid, p.vehicle_id, p.fix_time) >
+              ($1::bigint, $2::int, timestamptz 'epoch' + $3::bigint * interval '1 microsecond')
           AND p.accepted_xid < $4::bigint
           AND ($5::int[] IS NULL OR p.vehicle_id = ANY($5::int[]))
         ORDER BY p.accepted_xid, p.vehicle_id, p.fix_time
         LIMIT $6`,
-      [
-        after.xid.toString(),
-        after.vehicleId,
-        new Date(after.fixTimeMs).toISOString(),
-        horizon.toString(),
-        scope.vehicleIds,
-        limit,
-      ],
+      [after.xid.toString(), after.vehicleId, after.fixTimeUs, horizon.toString(), scope.vehicleIds, limit],
     );
     return rows.map((row) => ({
-      mark: { xid: BigInt(row.xid), vehicleId: row.vehicle_id, fixTimeMs: new Date(row.fix_time).getTime() },
+      mark: { xid: BigInt(row.xid), vehicleId: row.vehicle_id, fixTimeUs: Number(row.fix_us) },
       stored: toStored({ ...row, total: '0' }),
     }));
   }
