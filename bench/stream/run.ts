@@ -50,6 +50,8 @@ const COMPANIES = numberFlag('companies', 20);
 const VEHICLES = numberFlag('vehicles', 100);
 const RATE = numberFlag('rate', 2_000);
 const SECONDS = numberFlag('seconds', 60);
+/** Publishing before the measured seconds: the services' JIT compilers start cold. */
+const WARMUP_SECONDS = numberFlag('warmup', 10);
 const RESUME = numberFlag('resume', 100);
 const WHOLE_COMPANY_SHARE = numberFlag('whole-company-share', 0.05);
 const FOLLOWED = numberFlag('followed', 5);
@@ -102,11 +104,12 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
   const latencies: number[] = [];
   const early: [string, number][] = [];
   const resumedClients = new Set<StreamClient>();
+  let measureFrom = Infinity;
   const onPosition = (client: StreamClient, key: string, at: number) => {
-    if (resumedClients.has(client)) return;
+    if (resumedClients.has(client) || at < measureFrom) return;
     const acceptedAt = accepted.get(key);
     if (acceptedAt === undefined) early.push([key, at]);
-    else latencies.push(at - acceptedAt);
+    else if (acceptedAt >= measureFrom) latencies.push(at - acceptedAt);
   };
   const clients: StreamClient[] = [];
   for (let index = 0; index < CLIENTS; index++) {
@@ -129,7 +132,7 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
     await Promise.all(clients.slice(at, at + 100).map((c) => c.connect()));
   const refused = clients.filter((client) => client.status !== 200).length;
   if (refused > 0) throw new Error(`${refused} clients were refused`);
-  log(`stream: ${CLIENTS} clients open; publishing ${RATE} positions/s for ${SECONDS} s`);
+  log(`stream: ${CLIENTS} clients open; publishing ${RATE} positions/s for ${WARMUP_SECONDS} + ${SECONDS} s`);
 
   const vehicleCount = COMPANIES * VEHICLES;
   const fixSecond = new Array<number>(vehicleCount + 1).fill(0);
@@ -139,11 +142,19 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   const rss: number[] = [];
   const rssTimer = setInterval(() => rss.push(rssMb(api.pid)), 1000);
-  const cpu = meter.start();
+  let cpu: (() => Record<string, number>) | undefined;
+  const warmupTicks = (WARMUP_SECONDS * 1000) / TICK_MS;
   const started = performance.now();
+  let measuredFrom = started;
   let resumeAt: number | undefined;
   const sends: Promise<void>[] = [];
-  for (let tick = 0; tick < (SECONDS * 1000) / TICK_MS; tick++) {
+  for (let tick = 0; tick < warmupTicks + (SECONDS * 1000) / TICK_MS; tick++) {
+    if (tick === warmupTicks) {
+      measureFrom = Date.now();
+      measuredFrom = performance.now();
+      cpu = meter.start();
+      log('stream: warm-up done; measuring');
+    }
     const events: PositionReportedV1[] = [];
     for (let k = 0; k < perTick; k++) {
       const vehicleId = (next++ % vehicleCount) + 1;
@@ -179,7 +190,7 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
           }
         }),
     );
-    if (resumeAt === undefined && tick >= (SECONDS * 1000) / TICK_MS / 2) {
+    if (resumeAt === undefined && tick >= warmupTicks + (SECONDS * 1000) / TICK_MS / 2) {
       resumeAt = tick;
       const dropped = clients
         .filter((_, index) => index % Math.max(1, Math.floor(CLIENTS / RESUME)) === 0)
@@ -195,8 +206,11 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
     await sleep(Math.max(0, due - performance.now()));
   }
   await Promise.all(sends);
-  const publishSeconds = (performance.now() - started) / 1000;
-  for (const [key, at] of early) latencies.push(at - (accepted.get(key) ?? at));
+  const publishSeconds = (performance.now() - measuredFrom) / 1000;
+  for (const [key, at] of early) {
+    const acceptedAt = accepted.get(key);
+    if (acceptedAt !== undefined && acceptedAt >= measureFrom) latencies.push(at - acceptedAt);
+  }
   log('stream: publishing done; waiting until every client has every position of its vehicles');
   const missingOf = (client: StreamClient) => {
     let missing = 0;
@@ -207,7 +221,7 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
   const drainStart = performance.now();
   while (performance.now() - drainStart < 60_000 && clients.some((client) => missingOf(client) > 0))
     await sleep(500);
-  const cpuPercent = cpu();
+  const cpuPercent = cpu!();
   clearInterval(rssTimer);
   const lost = clients.reduce((sum, client) => sum + missingOf(client), 0);
   const resumed = [...resumedClients];
@@ -376,6 +390,7 @@ async function main(): Promise<void> {
         vehiclesPerCompany: VEHICLES,
         positionsPerSecond: RATE,
         seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
         resume: RESUME,
         wholeCompanyShare: WHOLE_COMPANY_SHARE,
         followedVehicles: FOLLOWED,

@@ -13,10 +13,31 @@ const CLOCK_INTERVAL_MS = 10_000;
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 const SWEEP_BATCH = 5_000;
 
+/**
+ * A page of new positions as the tail hands it out: the rows after `from` up to `through`, in order,
+ * and the same rows by vehicle (in order too), so that a stream of a few vehicles looks only at its own.
+ */
+export interface PositionPage {
+  rows: readonly ViewedLivePosition[];
+  byVehicle: ReadonlyMap<number, readonly ViewedLivePosition[]>;
+  from: PositionMark;
+  through: PositionMark;
+}
+
+function pageOf(rows: ViewedLivePosition[], from: PositionMark, through: PositionMark): PositionPage {
+  const byVehicle = new Map<number, ViewedLivePosition[]>();
+  for (const row of rows) {
+    const list = byVehicle.get(row.mark.vehicleId);
+    if (list) list.push(row);
+    else byVehicle.set(row.mark.vehicleId, [row]);
+  }
+  return { rows, byVehicle, from, through };
+}
+
 /** A live reader of this replica's tail: an open stream that has caught up. */
 export interface LiveSubscriber {
   /** Rows after the tail's previous mark, in order, and the tail's mark after them. */
-  positions(rows: readonly ViewedLivePosition[], through: PositionMark): void;
+  positions(page: PositionPage): void;
   alerts(rows: readonly LiveAlert[], through: RowMark): void;
   commands(rows: readonly LiveCommand[], through: RowMark): void;
 }
@@ -135,8 +156,9 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
         await this.queries.positionsAfter(marks.positions, horizon, UNSCOPED, PAGE),
       );
       const through = rows.length === PAGE ? rows[rows.length - 1].mark : positionsFrom(horizon);
+      const page = pageOf(rows, marks.positions, through);
       marks.positions = through;
-      for (const subscriber of this.subscribers) subscriber.positions(rows, through);
+      for (const subscriber of this.subscribers) subscriber.positions(page);
       if (rows.length < PAGE) break;
     }
     for (;;) {

@@ -14,7 +14,7 @@ import {
 } from './live-cursor';
 import { LiveAlert, LiveCommand, LiveQueries } from './live.queries';
 import { LiveRecords, LiveViewer, ViewedLivePosition } from './live-records';
-import { LiveMarks, LiveSubscriber, LiveTail } from './live-tail';
+import { LiveMarks, LiveSubscriber, LiveTail, PositionPage } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
 /** Rows read per statement while catching up. */
@@ -117,13 +117,40 @@ export class StreamConnection implements LiveSubscriber {
     });
   }
 
-  positions(rows: readonly ViewedLivePosition[], through: PositionMark): void {
+  positions(page: PositionPage): void {
     if (!this.live || this.closed) return;
     const now = new Date();
-    for (const row of rows) if (positionAfter(row.mark, this.positionsMark)) this.sendPosition(row, now);
-    this.positionsMark = max(this.positionsMark, through, positionAfter);
+    // A stream that stands at or before the page's start takes every row it sees; one that joined
+    // further on skips what it already has.
+    const all = !positionAfter(this.positionsMark, page.from);
+    for (const row of this.candidates(page)) {
+      if (all || positionAfter(row.mark, this.positionsMark)) this.sendPosition(row, now);
+    }
+    this.positionsMark = max(this.positionsMark, page.through, positionAfter);
     this.flush();
     this.checkBuffer();
+  }
+
+  /**
+   * The page's rows this stream may see, in the page's order: a stream of few vehicles gathers its
+   * own from the page's index instead of looking at every row of the fleet.
+   */
+  private candidates(page: PositionPage): readonly ViewedLivePosition[] {
+    const view = this.view!;
+    if (!view.types.has('positions')) return [];
+    if (view.vehicles.size * 4 >= page.rows.length) return page.rows;
+    const own: ViewedLivePosition[] = [];
+    let lists = 0;
+    for (const vehicleId of view.vehicles) {
+      const list = page.byVehicle.get(vehicleId);
+      if (list) {
+        own.push(...list);
+        lists++;
+      }
+    }
+    // Ids must grow along the stream, so rows of several vehicles go out in the page's order.
+    if (lists > 1) own.sort((a, b) => (positionAfter(a.mark, b.mark) ? 1 : -1));
+    return own;
   }
 
   alerts(rows: readonly LiveAlert[], through: RowMark): void {
