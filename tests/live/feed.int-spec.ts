@@ -97,8 +97,15 @@ describe('change feed', () => {
     expect(after.body).toMatchObject({ items: [], hasMore: false });
     const late = drive(vehicles[1], next(2), 2);
     await h.publishPositions(late);
-    await h.transportIdle();
-    const fresh = await feed(topToken, 'positions', { cursor: after.body.cursor });
+    // A row is readable once every older writing transaction on the server has ended (decision 0012):
+    // a client calls again until it is there.
+    const fresh = await waitFor(
+      async () => {
+        const answer = await feed(topToken, 'positions', { cursor: after.body.cursor });
+        return answer.body.items.length > 0 && answer;
+      },
+      { description: 'the late positions in the feed', timeoutMs: 10_000 },
+    );
     expect(fresh.body.items.map(recordKey)).toEqual(late.map(eventKey));
   });
 
@@ -124,7 +131,14 @@ describe('change feed', () => {
       }
       return new Set(items.map(recordKey));
     };
-    const topKeys = await keysOf(topToken);
+    const ownedByTop = batch.filter((event) => event.vehicleId !== foreign.id).map(eventKey);
+    const topKeys = await waitFor(
+      async () => {
+        const keys = await keysOf(topToken);
+        return ownedByTop.every((key) => keys.has(key)) && keys;
+      },
+      { description: "top's positions in its feed", timeoutMs: 10_000 },
+    );
     const siblingKeys = await keysOf(siblingToken);
     const allowKeys = await keysOf(allowlistToken);
     for (const event of batch) {
@@ -174,12 +188,15 @@ describe('change feed', () => {
     );
     const times: string[] = [];
     let cursor = start.body.cursor;
-    for (let page = 0; page < 10; page += 1) {
-      const answer = await feed(topToken, 'positions', { cursor, limit: 1 });
-      times.push(...answer.body.items.map((item) => String(item.utcTime)));
-      cursor = answer.body.cursor;
-      if (!answer.body.hasMore) break;
-    }
+    await waitFor(
+      async () => {
+        const answer = await feed(topToken, 'positions', { cursor, limit: 1 });
+        times.push(...answer.body.items.map((item) => String(item.utcTime)));
+        cursor = answer.body.cursor;
+        return times.length >= 5 && !answer.body.hasMore;
+      },
+      { description: 'the five rows paged one by one', timeoutMs: 10_000, intervalMs: 10 },
+    );
     expect(times).toHaveLength(5);
     expect(new Set(times).size).toBe(5);
   });
