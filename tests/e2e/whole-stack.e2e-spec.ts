@@ -47,12 +47,13 @@ describe('the whole stack behind its edge', () => {
       // The live stream stays open: its first bytes (the retry advice) arrive at once only if every hop
       // passes it unbuffered, nginx included; then the test hangs up.
       const reader = response.body!.getReader();
+      let timer: NodeJS.Timeout | undefined;
       const first = await Promise.race([
         reader.read(),
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error(`${path}: no bytes within 10 s`)), 10_000),
-        ),
-      ]);
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`${path}: no bytes within 10 s`)), 10_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
       await reader.cancel();
       return { status: response.status, body: { stream: Buffer.from(first.value ?? []).toString() } };
     }
