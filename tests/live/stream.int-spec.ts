@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { CompaniesService } from '@fleet/auth-service';
+import { ApiKeysService, CompaniesService } from '@fleet/auth-service';
 import { commandGatewayFixtures, commandGatewayModules } from '@fleet/command-gateway-service-testing';
 import { CommandResultV1, Topics } from '@fleet/contracts';
 import { EventPublisher } from '@fleet/platform';
@@ -346,6 +346,26 @@ describe('live stream', () => {
     expect(client.data('suspended')[0]).toEqual({ code: 'CompanySuspended', message: expect.any(String) });
     const again = await stream(tenant.token);
     expect(again.status).toBe(403);
+  });
+
+  it('ends a stream when its API key is deleted, and refuses to open one with its tokens (401)', async () => {
+    const keys = h.app.get(ApiKeysService);
+    const created = await keys.create({ companyId: top });
+    const token = await h.token(created.key);
+    const client = await stream(token, '?types=positions');
+    expect(client.status).toBe(200);
+    expect(await keys.delete(created.id)).toBe(true);
+    await client.closed;
+    expect(client.events.at(-1)?.event).toBe('revoked');
+    const again = await stream(token);
+    expect(again.status).toBe(401);
+    // The token still reads the request routes until it expires (the spec's rule for deleted keys).
+    const read = await h.app.inject({
+      method: 'GET',
+      url: `/v2/api/companies/${top}/vehicles/last-position`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(read.statusCode).toBe(200);
   });
 
   it('allows STREAM_MAX_PER_KEY open streams per key, then 429 with Retry-After', async () => {

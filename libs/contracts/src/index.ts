@@ -10,6 +10,7 @@ export {
 } from './events/position-reported.check';
 export * from './events/vehicle-snapshot.v1';
 export * from './events/company-snapshot.v1';
+export * from './events/api-key-revoked.v1';
 export * from './events/alert-fired.v1';
 export * from './events/alert-configuration-snapshot.v1';
 export * from './events/command-requested.v1';

@@ -1,4 +1,5 @@
 import { AlertConfigurationSnapshotV1 } from './events/alert-configuration-snapshot.v1';
+import { ApiKeyRevokedV1 } from './events/api-key-revoked.v1';
 import { AlertFiredV1 } from './events/alert-fired.v1';
 import { CommandRequestedV1 } from './events/command-requested.v1';
 import { CommandResultV1 } from './events/command-result.v1';
@@ -28,6 +29,13 @@ export const Topics = {
     partitions: 3,
     cleanupPolicy: 'compact',
     keyDescription: 'company id',
+  }),
+  apiKeyRevocations: defineTopic({
+    name: 'auth.api-key-revocations.v1',
+    payload: ApiKeyRevokedV1,
+    partitions: 3,
+    cleanupPolicy: 'compact',
+    keyDescription: 'API key id',
   }),
   vehicleSnapshots: defineTopic({
     name: 'registry.vehicle-snapshots.v1',

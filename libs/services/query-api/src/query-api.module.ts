@@ -46,6 +46,7 @@ import { LiveRecords } from './live/live-records';
 import { LiveTail } from './live/live-tail';
 import { LiveVisibility } from './live/live-visibility';
 import { StreamService } from './live/stream.service';
+import { RevokedApiKeys, RevokedApiKeysConsumer } from './live/revoked-api-keys';
 import { PositionsService } from './positions/positions.service';
 import { QUERY_API_CONFIG, QueryApiConfig } from './query-api.config';
 import { querySchema } from './query-api.schema';
@@ -89,6 +90,7 @@ export class QueryApiModule {
         LegacyEngineCodesController,
         LiveConsumer,
         LiveController,
+        RevokedApiKeysConsumer,
       ],
       providers: [
         { provide: QUERY_API_CONFIG, useValue: config },
@@ -129,6 +131,7 @@ export class QueryApiModule {
         LiveTail,
         StreamService,
         LiveFeedService,
+        RevokedApiKeys,
       ],
       exports: [VehicleRegistry],
     };

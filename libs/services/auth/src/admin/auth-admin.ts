@@ -7,13 +7,19 @@ import { CompaniesService } from '../companies/companies.service';
 import { Company } from '../companies/company.entity';
 import { PasswordHasher } from '../users/password-hash';
 import { UsersService } from '../users/users.service';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../tokens/auth-service.config';
 
 /** auth's operations for operators, on a DataSource of the auth schema (no Nest application needed). */
 export function createAuthAdmin(dataSource: DataSource) {
   const companies = new CompaniesService(dataSource, Outbox.writeOnly(dataSource, AUTH_SCHEMA));
   return {
     companies,
-    apiKeys: new ApiKeysService(dataSource.getRepository(ApiKey)),
+    apiKeys: new ApiKeysService(
+      dataSource.getRepository(ApiKey),
+      dataSource,
+      Outbox.writeOnly(dataSource, AUTH_SCHEMA),
+      { tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS },
+    ),
     users: new UsersService(dataSource, new PasswordHasher()),
     listCompanies: () => dataSource.getRepository(Company).find({ order: { id: 'ASC' } }),
     listApiKeys: (companyId: number) =>

@@ -1,6 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { ApiKeyRevokedV1, Topics } from '@fleet/contracts';
+import { InjectOutbox, Outbox } from '@fleet/platform';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
+import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from '../tokens/auth-service.config';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
 import { ApiKey } from './api-key.entity';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-secret';
@@ -20,9 +23,21 @@ export interface CreatedApiKey {
   keyPrefix: string;
 }
 
+/** A deleted key, as a revocation announces it. */
+interface DeletedRow {
+  id: number;
+  company_id: number;
+  deleted_at: Date;
+}
+
 @Injectable()
-export class ApiKeysService {
-  constructor(@InjectRepository(ApiKey, AUTH_SCHEMA) private readonly keys: Repository<ApiKey>) {}
+export class ApiKeysService implements OnApplicationBootstrap {
+  constructor(
+    @InjectRepository(ApiKey, AUTH_SCHEMA) private readonly keys: Repository<ApiKey>,
+    @InjectDataSource(AUTH_SCHEMA) private readonly dataSource: DataSource,
+    @InjectOutbox(AUTH_SCHEMA) private readonly outbox: Outbox,
+    @Inject(AUTH_SERVICE_CONFIG) private readonly config: Pick<AuthServiceConfig, 'tokenLifetimeSeconds'>,
+  ) {}
 
   async create(input: NewApiKey): Promise<CreatedApiKey> {
     const key = generateApiKey();
@@ -39,19 +54,62 @@ export class ApiKeysService {
     return { id: saved.id, companyId: saved.companyId, key, keyPrefix: saved.keyPrefix };
   }
 
-  /** Blocks new tokens for the key at once; tokens already issued stay valid until they expire. */
+  /**
+   * Blocks new tokens for the key at once; tokens already issued stay valid until they expire, except
+   * on the live stream, which the revocation announced here ends (docs/stream.md).
+   */
   async delete(id: number): Promise<boolean> {
-    const result = await this.keys.update({ id, deletedAt: IsNull() }, { deletedAt: new Date() });
-    return (result.affected ?? 0) > 0;
+    return (await this.deleteWhere('id = $1', [id])) > 0;
   }
 
   /** Deletes, as delete() does, every active key of the company carrying this label; says how many. */
   async deleteByLabel(companyId: number, label: string): Promise<number> {
-    const result = await this.keys.update(
-      { companyId, label, deletedAt: IsNull() },
-      { deletedAt: new Date() },
+    return this.deleteWhere('company_id = $1 AND label = $2', [companyId, label]);
+  }
+
+  /**
+   * Announces again the keys deleted within one token lifetime (a token of an older one has expired):
+   * the compacted topic then holds them even if an announcement was lost, and the embedded mode's
+   * in-memory broker, which starts empty, learns them.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const rows: DeletedRow[] = await manager.query(
+        `SELECT id, company_id, deleted_at FROM auth.api_keys
+          WHERE deleted_at > now() - make_interval(secs => $1)`,
+        [this.config.tokenLifetimeSeconds],
+      );
+      await this.announce(manager, rows);
+    });
+  }
+
+  private deleteWhere(condition: string, params: unknown[]): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: DeletedRow[] = await manager.query(
+        `WITH done AS (
+           UPDATE auth.api_keys SET deleted_at = now() WHERE ${condition} AND deleted_at IS NULL
+           RETURNING id, company_id, deleted_at)
+         SELECT * FROM done`,
+        params,
+      );
+      await this.announce(manager, rows);
+      return rows.length;
+    });
+  }
+
+  private announce(manager: EntityManager, rows: readonly DeletedRow[]): Promise<void> {
+    return this.outbox.enqueue(
+      manager,
+      Topics.apiKeyRevocations,
+      rows.map((row) => {
+        const payload: ApiKeyRevokedV1 = {
+          keyId: row.id,
+          companyId: row.company_id,
+          revokedAt: new Date(row.deleted_at).toISOString(),
+        };
+        return { key: String(row.id), payload };
+      }),
     );
-    return result.affected ?? 0;
   }
 
   async findActive(key: string): Promise<ApiKey | null> {

@@ -26,6 +26,9 @@ export interface AuthServiceConfig {
 
 export const AUTH_SERVICE_CONFIG = Symbol('AUTH_SERVICE_CONFIG');
 
+/** The spec's `expires_in`: about 24 hours. */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_399;
+
 /** The spec's minimum lifetime is 5 minutes; a shorter setting stops the service at boot. */
 export const MIN_TOKEN_LIFETIME_SECONDS = 300;
 
@@ -35,7 +38,9 @@ export function readAuthServiceConfig(env: EnvReader): AuthServiceConfig {
   if (maxDelaySeconds * 1_000 < baseDelayMs)
     env.problem('AUTH_THROTTLE_MAX_DELAY_SECONDS must not be shorter than AUTH_THROTTLE_BASE_DELAY_MS');
   return {
-    tokenLifetimeSeconds: env.int('AUTH_TOKEN_LIFETIME_SECONDS', 86_399, { min: MIN_TOKEN_LIFETIME_SECONDS }),
+    tokenLifetimeSeconds: env.int('AUTH_TOKEN_LIFETIME_SECONDS', DEFAULT_TOKEN_LIFETIME_SECONDS, {
+      min: MIN_TOKEN_LIFETIME_SECONDS,
+    }),
     throttle: {
       enabled: env.bool('AUTH_THROTTLE_ENABLED', true),
       pairFreeFailures: env.int('AUTH_THROTTLE_FREE_FAILURES', 5, { min: 0, max: 1_000 }),

@@ -2,6 +2,7 @@ import { Actions, tokenMayPerform } from '@fleet/contracts';
 import { CompanyDirectory, Principal } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { LiveQueries, LiveScope } from './live.queries';
+import { RevokedApiKeys } from './revoked-api-keys';
 
 /** How long the vehicles of a set of companies are reused before they are read again. */
 const VEHICLES_TTL_MS = 2_000;
@@ -52,7 +53,13 @@ export class LiveVisibility {
   constructor(
     private readonly companies: CompanyDirectory,
     private readonly queries: LiveQueries,
+    private readonly revoked: RevokedApiKeys,
   ) {}
+
+  /** Whether the token's API key was deleted since it was issued: its stream must end. */
+  keyRevoked(principal: Principal): boolean {
+    return this.revoked.revokes(principal);
+  }
 
   /** The types the token may read among those asked for (all it may read when none were asked for). */
   typesFor(principal: Principal, asked: readonly LiveType[] | null): LiveType[] {

@@ -295,6 +295,10 @@ export class StreamConnection implements LiveSubscriber {
 
   private async refresh(): Promise<void> {
     if (this.closed) return;
+    if (this.deps.visibility.keyRevoked(this.principal)) {
+      this.end('revoked', { message: 'The API key of this token was deleted.' });
+      return;
+    }
     const suspended = this.deps.visibility.suspendedCompanyOf(this.principal);
     if (suspended !== undefined) {
       this.end('suspended', new CompanySuspendedException(suspended).body());

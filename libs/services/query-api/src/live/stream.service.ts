@@ -67,6 +67,11 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
    * on `response` (headers already set by the caller).
    */
   async admit(principal: Principal, opening: StreamOpening): Promise<(response: ServerResponse) => void> {
+    if (this.visibility.keyRevoked(principal)) {
+      throw ApiException.invalidCredentials(
+        'The API key of this token was deleted: get a token with a current key.',
+      );
+    }
     const types = this.visibility.typesFor(principal, opening.types);
     if (types.length === 0) {
       throw ApiException.invalidScope(
