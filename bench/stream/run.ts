@@ -73,6 +73,19 @@ const rssMb = (pid: number) => {
   return Math.round(kb / 1024);
 };
 
+/** Garbage collection and event-loop figures from a service's /metrics (prom-client's defaults). */
+async function runtimeOf(api: ServiceProcess) {
+  const text = await (await fetch(`${api.baseUrl}/metrics`)).text();
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+  return {
+    gcMajorSeconds: value(/^nodejs_gc_duration_seconds_sum\{[^}]*kind="major"[^}]*\} ([\d.e+-]+)/m),
+    gcMajorCount: value(/^nodejs_gc_duration_seconds_count\{[^}]*kind="major"[^}]*\} ([\d.e+-]+)/m),
+    gcMinorSeconds: value(/^nodejs_gc_duration_seconds_sum\{[^}]*kind="minor"[^}]*\} ([\d.e+-]+)/m),
+    eventLoopLagP99Seconds: value(/^nodejs_eventloop_lag_p99_seconds\{[^}]*\} ([\d.e+-]+)/m),
+    eventLoopLagMaxSeconds: value(/^nodejs_eventloop_lag_max_seconds\{[^}]*\} ([\d.e+-]+)/m),
+  };
+}
+
 const latencyOf = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p: number) => round(percentile(sorted, p), 1);
@@ -143,6 +156,7 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
   const rss: number[] = [];
   const rssTimer = setInterval(() => rss.push(rssMb(api.pid)), 1000);
   let cpu: (() => Record<string, number>) | undefined;
+  let runtimeBefore: Awaited<ReturnType<typeof runtimeOf>> | undefined;
   const warmupTicks = (WARMUP_SECONDS * 1000) / TICK_MS;
   const started = performance.now();
   let measuredFrom = started;
@@ -150,6 +164,7 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
   const sends: Promise<void>[] = [];
   for (let tick = 0; tick < warmupTicks + (SECONDS * 1000) / TICK_MS; tick++) {
     if (tick === warmupTicks) {
+      runtimeBefore = await runtimeOf(api);
       measureFrom = Date.now();
       measuredFrom = performance.now();
       cpu = meter.start();
@@ -222,6 +237,7 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
   while (performance.now() - drainStart < 60_000 && clients.some((client) => missingOf(client) > 0))
     await sleep(500);
   const cpuPercent = cpu!();
+  const runtimeAfter = await runtimeOf(api);
   clearInterval(rssTimer);
   const lost = clients.reduce((sum, client) => sum + missingOf(client), 0);
   const resumed = [...resumedClients];
@@ -254,6 +270,13 @@ async function streamPhase(api: ServiceProcess, publisher: KafkaEventPublisher, 
       duplicated: resumed.reduce((sum, client) => sum + client.duplicates, 0),
     },
     cpuPercentOfOneCore: cpuPercent,
+    queryApiRuntime: {
+      gcMajorSeconds: round(runtimeAfter.gcMajorSeconds - runtimeBefore!.gcMajorSeconds, 2),
+      gcMajorCount: runtimeAfter.gcMajorCount - runtimeBefore!.gcMajorCount,
+      gcMinorSeconds: round(runtimeAfter.gcMinorSeconds - runtimeBefore!.gcMinorSeconds, 2),
+      eventLoopLagP99MsAtEnd: round(runtimeAfter.eventLoopLagP99Seconds * 1000, 1),
+      eventLoopLagMaxMsAtEnd: round(runtimeAfter.eventLoopLagMaxSeconds * 1000, 1),
+    },
   };
   for (const client of clients) client.drop();
   return summary;

@@ -124,6 +124,9 @@ describe('alert engine', () => {
       fixTime: at(10),
       address: { street: null, suburb: 'Berlin', state: null, postcode: null, country: 'Germany' },
       data: { speed: 120, maxSpeed: 100 },
+      // The record's own text and one-line address, for the live channels (docs/stream.md).
+      description: 'Speed 120 km/h, above the maximum of 100 km/h',
+      addressLine: 'Berlin, Germany',
     });
     expect(fired[1].recordId).toBe(Number(records[1].id));
   });

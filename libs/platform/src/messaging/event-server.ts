@@ -30,7 +30,14 @@ export abstract class EventServer extends Server implements CustomTransportStrat
     const registrations: ConsumerRegistration[] = [];
     const seen = new Set<string>();
     for (const head of this.messageHandlers.values()) {
-      for (let handler: MessageHandler | undefined = head; handler; handler = handler.next) {
+      const chain: MessageHandler[] = [];
+      for (let handler: MessageHandler | undefined = head; handler; handler = handler.next)
+        chain.push(handler);
+      for (const handler of chain) {
+        // Nest chains the handlers of one pattern (the topic) and calls each one's `next` with it. Here
+        // every handler has its own subscription (its group), so it must run alone: chained, a second
+        // group's handler got every batch of the first group's as well.
+        handler.next = undefined;
         const extras = handler.extras as ConsumerExtras | undefined;
         if (!handler.isEventHandler || !extras?.topic || !extras.group) continue;
         const id = `${extras.group}/${extras.topic.name}`;

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { PositionReportedV1, Topics } from '@fleet/contracts';
+import { TestContext, waitFor } from '@fleet/testing';
+import { Controller, Injectable, Module } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { ConsumeEvents } from './consume-events.decorator';
+import { EventBatch, EventPublisher } from './message';
+
+@Injectable()
+class Seen {
+  readonly byGroup: Record<'first' | 'second', string[]> = { first: [], second: [] };
+}
+
+@Controller()
+class FirstGroup {
+  constructor(private readonly seen: Seen) {}
+
+  @ConsumeEvents(Topics.positions, { group: 'event-server-first' })
+  on(@Payload() batch: EventBatch<PositionReportedV1>): void {
+    this.seen.byGroup.first.push(...batch.events.map((event) => event.payload.eventId));
+  }
+}
+
+@Controller()
+class SecondGroup {
+  constructor(private readonly seen: Seen) {}
+
+  @ConsumeEvents(Topics.positions, { group: 'event-server-second' })
+  on(@Payload() batch: EventBatch<PositionReportedV1>): void {
+    this.seen.byGroup.second.push(...batch.events.map((event) => event.payload.eventId));
+  }
+}
+
+@Module({ controllers: [FirstGroup, SecondGroup], providers: [Seen] })
+class TwoGroups {}
+
+/**
+ * Two services of one process (the embedded app) consuming one topic, each in its own group: each
+ * handler gets every event exactly once. Nest chains the handlers of one pattern and calls the next
+ * one with each; the event server must not, or the second group got the first group's batches too.
+ */
+describe('event server: two groups of one topic in one app', () => {
+  let context: TestContext;
+
+  beforeAll(async () => {
+    context = await TestContext.start({ modules: () => [TwoGroups], fixtures: [] });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('hands each group every event once', async () => {
+    const ids = Array.from({ length: 50 }, () => randomUUID());
+    await context.app.get(EventPublisher).publish(
+      Topics.positions,
+      ids.map((eventId, index) => ({
+        key: String((index % 5) + 1),
+        payload: {
+          eventId,
+          vehicleId: (index % 5) + 1,
+          imei: '350000000000001',
+          fixTime: new Date(1.79e12 + index * 1000).toISOString(),
+          receivedAt: new Date(1.79e12 + index * 1000).toISOString(),
+          lat: 52.5,
+          lng: 13.4,
+        },
+      })),
+    );
+    const seen = context.app.get(Seen).byGroup;
+    await waitFor(() => seen.first.length >= 50 && seen.second.length >= 50, {
+      description: 'both groups to see the 50 events',
+    });
+    await context.transportIdle();
+    expect([...seen.first].sort()).toEqual([...ids].sort());
+    expect([...seen.second].sort()).toEqual([...ids].sort());
+  });
+});
