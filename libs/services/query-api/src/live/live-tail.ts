@@ -49,7 +49,8 @@ export interface LiveMarks {
   commands: RowMark;
 }
 
-const marksFrom = (horizon: bigint): LiveMarks => ({
+/** Before every row of transactions from `horizon` on. */
+export const marksFrom = (horizon: bigint): LiveMarks => ({
   positions: positionsFrom(horizon),
   alerts: rowsFrom(horizon),
   commands: rowsFrom(horizon),
@@ -62,7 +63,8 @@ const marksFrom = (horizon: bigint): LiveMarks => ({
  * caught up; each stream keeps what its token may see. `positions` and `alerts` are the marks up to
  * which everything was handed out: a stream that reaches them joins, and from then on misses nothing.
  *
- * While no stream listens, the tail reads nothing: it moves its marks to the current horizon instead.
+ * While no stream listens, the tail does nothing at all (not even on a notification); the first stream
+ * to join again hands it its own marks, up to which that stream has everything.
  */
 @Injectable()
 export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -112,7 +114,13 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.marks;
   }
 
-  subscribe(subscriber: LiveSubscriber): void {
+  /**
+   * A stream that stands at or past the tail's marks joins (`at`: where it stands). The first one to
+   * join an idle tail sets where the tail goes on from: its own marks, so the tail never re-reads
+   * what nobody listened to.
+   */
+  subscribe(subscriber: LiveSubscriber, at: LiveMarks): void {
+    if (this.subscribers.size === 0 && !this.reading) this.marks = { ...at };
     this.subscribers.add(subscriber);
     this.wake();
   }
@@ -123,7 +131,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** Reads new rows now, or once more after the read in progress. */
   wake(): void {
-    if (!this.marks) return;
+    if (!this.marks || this.subscribers.size === 0) return;
     if (this.reading) {
       this.readAgain = true;
       return;
@@ -146,11 +154,6 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   private async readNew(): Promise<void> {
     const horizon = await this.queries.horizon();
     const marks = this.marks!;
-    if (this.subscribers.size === 0) {
-      // Nobody to hand rows to: skip them. A stream that opens later catches up from the database.
-      this.marks = marksFrom(horizon);
-      return;
-    }
     for (;;) {
       const rows = await this.records.viewed(
         await this.queries.positionsAfter(marks.positions, horizon, UNSCOPED, PAGE),

@@ -14,7 +14,7 @@ import {
 } from './live-cursor';
 import { LiveAlert, LiveCommand, LiveQueries } from './live.queries';
 import { LiveRecords, LiveViewer, ViewedLivePosition } from './live-records';
-import { LiveMarks, LiveSubscriber, LiveTail, PositionPage } from './live-tail';
+import { LiveMarks, LiveSubscriber, LiveTail, marksFrom, PositionPage } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
 /** Rows read per statement while catching up. */
@@ -78,14 +78,19 @@ export class StreamConnection implements LiveSubscriber {
   async start(start: StreamStart, onClose: () => void): Promise<void> {
     this.onClose = onClose;
     this.response.write(`retry: ${RETRY_MS}\n\n`);
-    const edge = this.deps.tail.handedOut!;
-    const from = start.kind === 'resume' ? start : edge;
+    let from: LiveMarks;
+    try {
+      // A new stream starts at the horizon: everything accepted from now on.
+      from = start.kind === 'resume' ? start : marksFrom(await this.deps.queries.horizon());
+    } catch (error) {
+      this.logger.warn({ msg: 'stream could not start; closing it', err: error });
+      this.close();
+      return;
+    }
     this.positionsMark = from.positions;
     this.alertsMark = from.alerts;
     this.commandsMark = from.commands;
-    if (start.kind !== 'resume') {
-      if (start.kind === 'reset') this.send('reset', { reason: start.reason });
-    }
+    if (start.kind === 'reset') this.send('reset', { reason: start.reason });
     this.flush();
     this.comment('open');
     this.timers.push(
@@ -183,7 +188,11 @@ export class StreamConnection implements LiveSubscriber {
         !rowAfter(edge.commands, this.commandsMark)
       ) {
         this.live = true;
-        tail.subscribe(this);
+        tail.subscribe(this, {
+          positions: this.positionsMark,
+          alerts: this.alertsMark,
+          commands: this.commandsMark,
+        });
         return;
       }
       const horizon = await queries.horizon();
