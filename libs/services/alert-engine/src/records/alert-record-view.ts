@@ -1,17 +1,8 @@
-/** One stored alert record, as the record routes read it. */
-export interface AlertRecordView {
-  id: number;
-  utcTime: Date;
+import { AlertRecordFields } from '@fleet/formats';
+
+/** One stored alert record, as the record routes read it: the fields of every reader, and its company. */
+export interface AlertRecordView extends AlertRecordFields {
   companyId: number;
-  configurationId: number;
-  alertTypeId: number;
-  vehicleId: number;
-  vehicleName: string;
-  description: string;
-  lat: number;
-  lng: number;
-  address: string | null;
-  isRead: boolean;
 }
 
 /** A record row as the record queries select it ({@link RECORD_COLUMNS}). */

@@ -1,4 +1,5 @@
 import { AlertFiredV1, CommandStatusChangedV1 } from '@fleet/contracts';
+import { AlertRecordFields } from '@fleet/formats';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -15,20 +16,14 @@ export interface LivePosition {
   stored: StoredPosition;
 }
 
-/** An alert as the live channels keep it: the record's viewer-independent fields. */
-export interface LiveAlertRecord {
-  id: number;
+/**
+ * An alert as the live channels keep it (as JSON): the record's fields, its time as ISO text, and its
+ * company; a record just fired is unread, so it has no read state.
+ */
+export type LiveAlertRecord = Omit<AlertRecordFields, 'utcTime' | 'isRead'> & {
   utcTime: string;
   companyId: number;
-  configurationId: number;
-  alertTypeId: number;
-  vehicleId: number;
-  vehicleName: string;
-  description: string;
-  lat: number;
-  lng: number;
-  address: string | null;
-}
+};
 
 export interface LiveAlert {
   mark: RowMark;
