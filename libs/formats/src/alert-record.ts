@@ -17,8 +17,8 @@ export interface AlertRecordFields {
   isRead: boolean;
 }
 
-/** Who reads it: the token's zone and display pattern. */
-export interface AlertRecordViewer {
+/** How a token reads times: its company's zone and display pattern (position and alert records alike). */
+export interface RecordViewer {
   timeZone: string;
   dateFormat: string;
 }
@@ -45,7 +45,7 @@ export interface AlertRecordV2Fields {
 export const listingNameOf = (alertTypeId: number): string =>
   alertTypeById(alertTypeId)?.listingName ?? String(alertTypeId);
 
-export function alertRecordV2Of(record: AlertRecordFields, viewer: AlertRecordViewer): AlertRecordV2Fields {
+export function alertRecordV2Of(record: AlertRecordFields, viewer: RecordViewer): AlertRecordV2Fields {
   return {
     id: record.id,
     utcTime: utcWithoutOffset(record.utcTime),

@@ -1,4 +1,4 @@
-import { DEFAULT_DATE_FORMAT } from '@fleet/formats';
+import { DEFAULT_DATE_FORMAT, RecordViewer } from '@fleet/formats';
 import { CompanyDirectory, Principal } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
@@ -12,11 +12,8 @@ export interface RecordScope {
   allow: number[] | null;
 }
 
-/** How a token reads times: its company's zone and display pattern (as the position records do). */
-export interface RecordViewer {
-  timeZone: string;
-  dateFormat: string;
-}
+/** How a token reads times (@fleet/formats). */
+export { RecordViewer };
 
 /**
  * Which companies and records a token reaches. A token reaches its own company and every company

@@ -1,4 +1,4 @@
-import { alertRecordV2Of, AlertRecordV2Fields, listingNameOf } from '@fleet/formats';
+import { alertRecordV2Of, AlertRecordV2Fields, listingNameOf, RecordViewer } from '@fleet/formats';
 import { Inject, Injectable } from '@nestjs/common';
 import { toPositionV2, VehiclePositionV2 } from '../position-records/dto/position-record.v2';
 import { PositionView, ViewContext } from '../position-records/position-view';
@@ -13,13 +13,7 @@ export interface ViewedLivePosition extends LivePosition {
   json?: Map<string, string>;
 }
 
-/** Who reads: the token's zone and display pattern. */
-export interface LiveViewer {
-  timeZone: string;
-  dateFormat: string;
-}
-
-const keyOf = (viewer: LiveViewer) => `${viewer.timeZone}\u0000${viewer.dateFormat}`;
+const keyOf = (viewer: RecordViewer) => `${viewer.timeZone}\u0000${viewer.dateFormat}`;
 
 /**
  * The records the live channels send: the V2 vehicle position record of the last-position routes, and
@@ -42,12 +36,12 @@ export class LiveRecords {
   }
 
   /** The V2 record; `isOnline` is judged against `now`. */
-  position(row: ViewedLivePosition, viewer: LiveViewer, now = new Date()): VehiclePositionV2 {
+  position(row: ViewedLivePosition, viewer: RecordViewer, now = new Date()): VehiclePositionV2 {
     return toPositionV2(row.view, this.context(viewer, now));
   }
 
   /** The V2 record as JSON, built once per zone and pattern for every stream of the page. */
-  positionJson(row: ViewedLivePosition, viewer: LiveViewer, now: Date): string {
+  positionJson(row: ViewedLivePosition, viewer: RecordViewer, now: Date): string {
     const key = keyOf(viewer);
     row.json ??= new Map();
     let json = row.json.get(key);
@@ -59,7 +53,7 @@ export class LiveRecords {
   }
 
   /** A record just fired is unread. */
-  alert(record: LiveAlertRecord, viewer: LiveViewer): AlertRecordV2Fields {
+  alert(record: LiveAlertRecord, viewer: RecordViewer): AlertRecordV2Fields {
     return alertRecordV2Of(
       {
         ...record,
@@ -71,7 +65,7 @@ export class LiveRecords {
     );
   }
 
-  private context(viewer: LiveViewer, now: Date): ViewContext {
+  private context(viewer: RecordViewer, now: Date): ViewContext {
     return { ...viewer, now, onlineWindowSeconds: this.config.onlineWindowSeconds };
   }
 }

@@ -164,18 +164,35 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
       for (const subscriber of this.subscribers) subscriber.positions(page);
       if (rows.length < PAGE) break;
     }
+    await this.handOutKeyed(
+      marks,
+      'alerts',
+      horizon,
+      (after) => this.queries.alertsAfter(after, horizon, UNSCOPED, PAGE),
+      (subscriber, rows, through) => subscriber.alerts(rows, through),
+    );
+    await this.handOutKeyed(
+      marks,
+      'commands',
+      horizon,
+      (after) => this.queries.commandsAfter(after, horizon, UNSCOPED, PAGE),
+      (subscriber, rows, through) => subscriber.commands(rows, through),
+    );
+  }
+
+  /** Reads a keyed kind's new rows page by page and hands each page out, moving the kind's mark. */
+  private async handOutKeyed<R extends { mark: RowMark }>(
+    marks: LiveMarks,
+    kind: 'alerts' | 'commands',
+    horizon: bigint,
+    read: (after: RowMark) => Promise<R[]>,
+    hand: (subscriber: LiveSubscriber, rows: R[], through: RowMark) => void,
+  ): Promise<void> {
     for (;;) {
-      const rows = await this.queries.alertsAfter(marks.alerts, horizon, UNSCOPED, PAGE);
+      const rows = await read(marks[kind]);
       const through = rows.length === PAGE ? rows[rows.length - 1].mark : rowsFrom(horizon);
-      marks.alerts = through;
-      for (const subscriber of this.subscribers) subscriber.alerts(rows, through);
-      if (rows.length < PAGE) break;
-    }
-    for (;;) {
-      const rows = await this.queries.commandsAfter(marks.commands, horizon, UNSCOPED, PAGE);
-      const through = rows.length === PAGE ? rows[rows.length - 1].mark : rowsFrom(horizon);
-      marks.commands = through;
-      for (const subscriber of this.subscribers) subscriber.commands(rows, through);
+      marks[kind] = through;
+      for (const subscriber of this.subscribers) hand(subscriber, rows, through);
       if (rows.length < PAGE) break;
     }
   }

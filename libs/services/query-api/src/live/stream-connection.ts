@@ -1,19 +1,12 @@
 import { CompanySuspendedException } from '@fleet/errors';
+import { RecordViewer } from '@fleet/formats';
 import { FleetMetrics, Principal } from '@fleet/platform';
 import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { LiveSettings } from '../query-api.config';
-import {
-  rowAfter,
-  RowMark,
-  rowsFrom,
-  positionAfter,
-  PositionMark,
-  positionsFrom,
-  streamIdOf,
-} from './live-cursor';
+import { rowAfter, RowMark, rowsFrom, positionAfter, positionsFrom, streamIdOf } from './live-cursor';
 import { LiveAlert, LiveCommand, LiveQueries } from './live.queries';
-import { LiveRecords, LiveViewer, ViewedLivePosition } from './live-records';
+import { LiveRecords, ViewedLivePosition } from './live-records';
 import { LiveMarks, LiveSubscriber, LiveTail, marksFrom, PositionPage } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
@@ -50,14 +43,13 @@ const max = <T>(a: T, b: T, after: (x: T, y: T) => boolean): T => (after(b, a) ?
  */
 export class StreamConnection implements LiveSubscriber {
   private readonly logger = new Logger('Stream');
-  private positionsMark: PositionMark = positionsFrom(0n);
-  private alertsMark: RowMark = rowsFrom(0n);
-  private commandsMark: RowMark = rowsFrom(0n);
+  /** Where the client stands in every kind: what its next id says. */
+  private marks: LiveMarks = marksFrom(0n);
   private view?: LiveView;
   private live = false;
   private closed = false;
   private timers: NodeJS.Timeout[] = [];
-  private readonly viewer: LiveViewer;
+  private readonly viewer: RecordViewer;
   /** Events of the page being handed out, written to the socket in one piece. */
   private pending = '';
   private onClose?: () => void;
@@ -67,7 +59,7 @@ export class StreamConnection implements LiveSubscriber {
     private readonly principal: Principal,
     private readonly request: LiveRequest,
     private readonly response: ServerResponse,
-    viewer: LiveViewer,
+    viewer: RecordViewer,
     private readonly expiresAtMs: number | undefined,
   ) {
     this.viewer = { timeZone: viewer.timeZone, dateFormat: viewer.dateFormat };
@@ -87,9 +79,7 @@ export class StreamConnection implements LiveSubscriber {
       this.close();
       return;
     }
-    this.positionsMark = from.positions;
-    this.alertsMark = from.alerts;
-    this.commandsMark = from.commands;
+    this.marks = { positions: from.positions, alerts: from.alerts, commands: from.commands };
     if (start.kind === 'reset') this.send('reset', { reason: start.reason });
     this.flush();
     this.comment('open');
@@ -114,12 +104,7 @@ export class StreamConnection implements LiveSubscriber {
 
   /** The id of where the client stands now. */
   get id(): string {
-    return streamIdOf({
-      issuedAtMs: Date.now(),
-      positions: this.positionsMark,
-      alerts: this.alertsMark,
-      commands: this.commandsMark,
-    });
+    return streamIdOf({ issuedAtMs: Date.now(), ...this.marks });
   }
 
   positions(page: PositionPage): void {
@@ -127,11 +112,11 @@ export class StreamConnection implements LiveSubscriber {
     const now = new Date();
     // A stream that stands at or before the page's start takes every row it sees; one that joined
     // further on skips what it already has.
-    const all = !positionAfter(this.positionsMark, page.from);
+    const all = !positionAfter(this.marks.positions, page.from);
     for (const row of this.candidates(page)) {
-      if (all || positionAfter(row.mark, this.positionsMark)) this.sendPosition(row, now);
+      if (all || positionAfter(row.mark, this.marks.positions)) this.sendPosition(row, now);
     }
-    this.positionsMark = max(this.positionsMark, page.through, positionAfter);
+    this.marks.positions = max(this.marks.positions, page.through, positionAfter);
     this.flush();
     this.checkBuffer();
   }
@@ -159,17 +144,23 @@ export class StreamConnection implements LiveSubscriber {
   }
 
   alerts(rows: readonly LiveAlert[], through: RowMark): void {
-    if (!this.live || this.closed) return;
-    for (const row of rows) if (rowAfter(row.mark, this.alertsMark)) this.sendAlert(row);
-    this.alertsMark = max(this.alertsMark, through, rowAfter);
-    this.flush();
-    this.checkBuffer();
+    this.keyedPage('alerts', rows, through, (row) => this.sendAlert(row));
   }
 
   commands(rows: readonly LiveCommand[], through: RowMark): void {
+    this.keyedPage('commands', rows, through, (row) => this.sendCommand(row));
+  }
+
+  /** A live page of a keyed kind: the rows after where the client stands, then the tail's mark. */
+  private keyedPage<R extends { mark: RowMark }>(
+    kind: 'alerts' | 'commands',
+    rows: readonly R[],
+    through: RowMark,
+    send: (row: R) => void,
+  ): void {
     if (!this.live || this.closed) return;
-    for (const row of rows) if (rowAfter(row.mark, this.commandsMark)) this.sendCommand(row);
-    this.commandsMark = max(this.commandsMark, through, rowAfter);
+    for (const row of rows) if (rowAfter(row.mark, this.marks[kind])) send(row);
+    this.marks[kind] = max(this.marks[kind], through, rowAfter);
     this.flush();
     this.checkBuffer();
   }
@@ -183,16 +174,12 @@ export class StreamConnection implements LiveSubscriber {
     while (!this.closed) {
       const edge = tail.handedOut!;
       if (
-        !positionAfter(edge.positions, this.positionsMark) &&
-        !rowAfter(edge.alerts, this.alertsMark) &&
-        !rowAfter(edge.commands, this.commandsMark)
+        !positionAfter(edge.positions, this.marks.positions) &&
+        !rowAfter(edge.alerts, this.marks.alerts) &&
+        !rowAfter(edge.commands, this.marks.commands)
       ) {
         this.live = true;
-        tail.subscribe(this, {
-          positions: this.positionsMark,
-          alerts: this.alertsMark,
-          commands: this.commandsMark,
-        });
+        tail.subscribe(this, { ...this.marks });
         return;
       }
       const horizon = await queries.horizon();
@@ -200,44 +187,62 @@ export class StreamConnection implements LiveSubscriber {
       let full = false;
       if (view.types.has('positions')) {
         const rows = await this.deps.records.viewed(
-          await queries.positionsAfter(this.positionsMark, horizon, view.scope, CATCH_UP_PAGE),
+          await queries.positionsAfter(this.marks.positions, horizon, view.scope, CATCH_UP_PAGE),
         );
         if (this.closed) return;
         const now = new Date();
         for (const row of rows) this.sendPosition(row, now);
         full = rows.length === CATCH_UP_PAGE;
       }
-      if (!full) this.positionsMark = max(this.positionsMark, positionsFrom(horizon), positionAfter);
-      let fullAlerts = false;
-      if (view.types.has('alerts')) {
-        const rows = await queries.alertsAfter(this.alertsMark, horizon, view.scope, CATCH_UP_PAGE);
-        if (this.closed) return;
-        for (const row of rows) this.sendAlert(row);
-        fullAlerts = rows.length === CATCH_UP_PAGE;
-      }
-      if (!fullAlerts) this.alertsMark = max(this.alertsMark, rowsFrom(horizon), rowAfter);
-      let fullCommands = false;
-      if (view.types.has('commands')) {
-        const rows = await queries.commandsAfter(this.commandsMark, horizon, view.scope, CATCH_UP_PAGE);
-        if (this.closed) return;
-        for (const row of rows) this.sendCommand(row);
-        fullCommands = rows.length === CATCH_UP_PAGE;
-      }
-      if (!fullCommands) this.commandsMark = max(this.commandsMark, rowsFrom(horizon), rowAfter);
+      if (!full) this.marks.positions = max(this.marks.positions, positionsFrom(horizon), positionAfter);
+      await this.catchUpKeyed(
+        'alerts',
+        horizon,
+        (after) => queries.alertsAfter(after, horizon, view.scope, CATCH_UP_PAGE),
+        (row) => this.sendAlert(row),
+      );
+      if (this.closed) return;
+      await this.catchUpKeyed(
+        'commands',
+        horizon,
+        (after) => queries.commandsAfter(after, horizon, view.scope, CATCH_UP_PAGE),
+        (row) => this.sendCommand(row),
+      );
+      if (this.closed) return;
       this.flush();
       await this.drained();
     }
   }
 
+  /**
+   * One page of a keyed kind read from the database (when the stream asked for that kind); after a
+   * page that was not full, the client stands at the horizon in that kind.
+   */
+  private async catchUpKeyed<R extends { mark: RowMark }>(
+    kind: 'alerts' | 'commands',
+    horizon: bigint,
+    read: (after: RowMark) => Promise<R[]>,
+    send: (row: R) => void,
+  ): Promise<void> {
+    let full = false;
+    if (this.view!.types.has(kind)) {
+      const rows = await read(this.marks[kind]);
+      if (this.closed) return;
+      for (const row of rows) send(row);
+      full = rows.length === CATCH_UP_PAGE;
+    }
+    if (!full) this.marks[kind] = max(this.marks[kind], rowsFrom(horizon), rowAfter);
+  }
+
   private sendPosition(row: ViewedLivePosition, now: Date): void {
-    this.positionsMark = row.mark;
+    this.marks.positions = row.mark;
     const view = this.view!;
     if (!view.types.has('positions') || !view.vehicles.has(row.mark.vehicleId)) return;
     this.sendJson('position', this.deps.records.positionJson(row, this.viewer, now));
   }
 
   private sendAlert(row: LiveAlert): void {
-    this.alertsMark = row.mark;
+    this.marks.alerts = row.mark;
     const view = this.view!;
     const { companyId, vehicleId } = row.record;
     if (!view.types.has('alerts') || !view.companies.has(companyId)) return;
@@ -246,7 +251,7 @@ export class StreamConnection implements LiveSubscriber {
   }
 
   private sendCommand(row: LiveCommand): void {
-    this.commandsMark = row.mark;
+    this.marks.commands = row.mark;
     const view = this.view!;
     const { companyId, ...record } = row.change;
     if (!view.types.has('commands') || !view.companies.has(companyId) || !view.vehicles.has(record.vehicleId))
