@@ -48,7 +48,10 @@ export interface LiveScope {
 
 export const UNSCOPED: LiveScope = { vehicleIds: null, companyIds: null, alertVehicleIds: null };
 
-type LivePositionRow = Omit<PositionRow, 'total'> & { xid: string; fix_us: string };
+type LivePositionRow = Omit<PositionRow, 'total' | 'fix_time' | 'last_seen_at'> & {
+  xid: string;
+  fix_us: string;
+};
 
 /**
  * All SQL of the live stream and the change feed (docs/stream.md). Rows are read in acceptance order,
@@ -82,8 +85,7 @@ export class LiveQueries {
   ): Promise<LivePosition[]> {
     const rows: LivePositionRow[] = await this.dataSource.query(
       `SELECT p.accepted_xid::text AS xid, (extract(epoch FROM p.fix_time) * 1000000)::bigint::text AS fix_us,
-              p.vehicle_id, v.name, v.imei, v.vin, p.fix_time, p.received_at,
-              p.received_at AS last_seen_at, p.lat, p.lng, p.speed_kmh, p.course, p.ignition, p.readings,
+              p.vehicle_id, v.name, v.imei, v.vin, p.received_at, p.lat, p.lng, p.speed_kmh, p.course, p.ignition, p.readings,
               lp.motion
          FROM query.positions p
          JOIN query.vehicles v ON v.id = p.vehicle_id
@@ -97,10 +99,16 @@ export class LiveQueries {
         LIMIT $6`,
       [after.xid.toString(), after.vehicleId, after.fixTimeUs, horizon.toString(), scope.vehicleIds, limit],
     );
-    return rows.map((row) => ({
-      mark: { xid: BigInt(row.xid), vehicleId: row.vehicle_id, fixTimeUs: Number(row.fix_us) },
-      stored: toStored({ ...row, total: '0' }),
-    }));
+    return rows.map((row) => {
+      const fixTimeUs = Number(row.fix_us);
+      // A page is thousands of rows: the fix time comes once (as microseconds, for the mark), and a
+      // live position was last seen when it was received.
+      const fixTime = new Date(Math.floor(fixTimeUs / 1000));
+      return {
+        mark: { xid: BigInt(row.xid), vehicleId: row.vehicle_id, fixTimeUs },
+        stored: toStored(Object.assign(row, { fix_time: fixTime, last_seen_at: row.received_at })),
+      };
+    });
   }
 
   /** Alerts after `after` of transactions before `horizon`, in acceptance order. */

@@ -38,7 +38,7 @@ export interface PositionRow {
   total: string;
 }
 
-export const toStored = (row: PositionRow): StoredPosition => ({
+export const toStored = (row: Omit<PositionRow, 'total'>): StoredPosition => ({
   vehicle: { id: row.vehicle_id, name: row.name, imei: row.imei, vin: row.vin },
   fixTime: row.fix_time,
   receivedAt: row.received_at,
