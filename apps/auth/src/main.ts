@@ -13,6 +13,6 @@ void runService(
     authService: readAuthServiceConfig(env),
   }),
   (config) => [AuthModule.forRoot(config.authService)],
-  // auth owns the document's routes in the distributed mode (route table).
-  { openApiDocument },
+  // auth owns the document's and the console's routes in the distributed mode (route table).
+  { openApiDocument, console: true },
 );

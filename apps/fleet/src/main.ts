@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   }
   const effective = database ? { ...config, database: { ...config.database, url: database.url } } : config;
 
-  const app = await createServiceApp(effective, fleetModules(config), { openApiDocument });
+  const app = await createServiceApp(effective, fleetModules(config), { openApiDocument, console: true });
   stopApp = () => {
     // As the distributed services do: readiness says 503 from the signal on.
     app.get(HealthRegistry).beginShutdown();
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     `\nFleet Telemetry is running at ${baseUrl}  (readiness: /health/ready, Ctrl-C stops it)\n` +
+      `Console: ${baseUrl}/console/  (sign in with an API key${demo ? ' from the demo file below' : ''})\n` +
       `Trackers: OsmAnd ${osmand}, Teltonika ${teltonika.host}:${teltonika.port} (TCP and UDP), GT06 ${gt06.host}:${gt06.port}\n` +
       (demo ? `Demo tenant: API keys and a user in ${demo.file}\n` : '') +
       (demoFleet

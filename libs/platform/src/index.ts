@@ -48,6 +48,7 @@ export { tokenExpiryOf } from './auth/verified-tokens';
 export * from './http/pagination';
 export * from './rate-limit/rate-limiter.module';
 export * from './http/openapi';
+export * from './http/console';
 export * from './runtime/v8-flags';
 export * from './runtime/exit-codes';
 export * from './runtime/lifecycle-config';

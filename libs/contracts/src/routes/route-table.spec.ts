@@ -7,7 +7,8 @@ describe('route ownership table', () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const route of publicRoutes) {
       expect(allServiceNames).toContain(route.owner);
-      expect(route.path).toMatch(/^\/(v2\/)?api\//);
+      // The interface's two versions, and the web console's pages (docs/console.md).
+      expect(route.path).toMatch(/^\/((v2\/)?api\/|console(\/|$))/);
     }
   });
 
@@ -23,6 +24,7 @@ describe('route ownership table', () => {
     expect(findPublicRoute('POST', '/v2/api/webhooks/9/link-alert')?.owner).toBe('webhook-dispatcher');
     expect(findPublicRoute('POST', '/api/authentication/token/api-key')?.owner).toBe('auth');
     expect(findPublicRoute('DELETE', '/v2/api/companies')).toBeUndefined();
+    expect(findPublicRoute('GET', '/console/app.js')?.owner).toBe('auth');
   });
 
   it('converts templates to framework paths', () => {

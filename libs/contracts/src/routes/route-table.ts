@@ -42,6 +42,10 @@ export const publicRoutes: readonly RouteOwnership[] = [
   route('GET', '/v2/api/openapi.json', auth),
   route('GET', '/v2/api/docs', auth),
   route('GET', '/v2/api/docs/{asset}', auth),
+  // The web console (docs/console.md): static pages that use the public routes like any client.
+  route('GET', '/console', auth),
+  route('GET', '/console/', auth),
+  route('GET', '/console/{asset}', auth),
 
   // Vehicles, positions, trips and insights
   route('GET', '/v2/api/companies/{id}/vehicles/last-position', queryApi),

@@ -22,6 +22,7 @@ import { installHttpMetrics } from '../metrics/http-metrics';
 import { isAddressInUse, portInUse } from '../runtime/exit-codes';
 import { RouteDirectory } from '../runtime/lifecycle-config';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
+import { serveConsole } from './console';
 import { serveOpenApiDocument } from './openapi';
 import { createValidationPipe } from './validation';
 
@@ -179,6 +180,8 @@ export interface ServiceAppOptions {
   openApiDocument?: Readonly<Record<string, unknown>>;
   /** Owners' addresses for the 404 of a route served elsewhere, and the document's `servers`. */
   routeDirectory?: RouteDirectory;
+  /** Serves the web console at /console/ (by the route's owner; docs/console.md). */
+  console?: boolean;
 }
 
 /**
@@ -229,6 +232,7 @@ export async function createServiceApp(
     const entryPoint = options.routeDirectory?.publicBaseUrl ?? `http://127.0.0.1:${config.http.port}`;
     serveOpenApiDocument(app, { ...options.openApiDocument, servers: [{ url: entryPoint }] });
   }
+  if (options.console) serveConsole(app);
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   app.connectMicroservice(
