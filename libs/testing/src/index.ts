@@ -15,3 +15,4 @@ export { redisAnswers } from './jest/redis';
 export * from './otlp-spans';
 export * from './stack-tenant';
 export * from './sse-client';
+export * from './chromium';

@@ -44,6 +44,8 @@ export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   // End-to-end tests run the compiled apps as separate processes; build them from the current sources.
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+  // …and the web console the apps serve (the browser tests drive it).
+  execFileSync(process.execPath, ['apps/console/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
 
   process.env[RUN_ID_ENV] = randomBytes(3).toString('hex');
   process.env[ADMIN_URL_ENV] = await resolvePostgres();
