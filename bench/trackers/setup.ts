@@ -57,6 +57,8 @@ export interface CommandPath {
 export interface Setup {
   kind: 'distributed' | 'embedded';
   pool: Pool;
+  /** The database the services use (the admin CLI's way in, for benches that need more keys). */
+  databaseUrl: string;
   /** The process whose tracker port the connections and throughput phases use. */
   ingest: ServiceProcess;
   /** Every service process running now, for memory figures. */
@@ -175,6 +177,7 @@ export async function distributedSetup(vehicleCount: number, connections: number
   return {
     kind: 'distributed',
     pool,
+    databaseUrl: database.url,
     ingest,
     services: () => [...services],
     vehicles,
@@ -310,6 +313,7 @@ export async function embeddedSetup(vehicleCount: number, connections: number): 
   return {
     kind: 'embedded',
     pool,
+    databaseUrl,
     ingest: fleet,
     services: () => [fleet],
     vehicles,

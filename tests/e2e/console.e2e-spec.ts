@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (The callbacks given to page.waitForFunction run in the browser.)
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -80,6 +80,7 @@ function Console({ api }: { api: Api }) {
     // What the map draws, readable from outside (the browser tests check markers move).
     (window as unknown as { fleetConsole: unknown }).fleetConsole = {
       vehiclePoint: (id: number) => map.vehiclePoint(id),
+      renderedVehicles: () => map.renderedVehicles(),
       ready: () => map.whenReady().then(() => true),
     };
     return () => map.map.remove();

@@ -287,6 +287,12 @@ export class FleetMap {
     return feature ? ((feature.geometry as GeoJSON.Point).coordinates as [number, number]) : null;
   }
 
+  /** How many vehicle markers and clusters the map has drawn on screen (for the console bench). */
+  renderedVehicles(): number {
+    if (!this.map.getLayer('vehicles')) return 0;
+    return this.map.queryRenderedFeatures({ layers: ['vehicles', 'vehicle-clusters'] }).length;
+  }
+
   /** The one handler of clicks on a vehicle; returns a function that removes it. */
   onVehicleClick(handler: (vehicleId: number) => void): () => void {
     this.vehicleClick = handler;

@@ -3,6 +3,7 @@ import { Api } from '../api';
 import { Fleet } from '../fleet';
 import { FleetMap } from '../map';
 import { AlertRecord } from '../stream';
+import { byName } from './vehicles';
 import { formatTime, useFleet } from './use-fleet';
 
 /** The alert records: live from the stream, filtered by type and vehicle, marked read or unread. */
@@ -23,7 +24,7 @@ export function AlertsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: F
   const vehicles = useMemo(
     () =>
       [...new Map(fleet.alerts.map((alert) => [alert.vehicleId, alert.vehicleName])).entries()].sort((a, b) =>
-        a[1].localeCompare(b[1]),
+        byName.compare(a[1], b[1]),
       ),
     [fleet.alerts],
   );

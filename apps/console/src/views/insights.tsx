@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
+import { byName } from './vehicles';
 import { formatTime, useFleet, useLoaded } from './use-fleet';
 
 interface SafetyScore {
@@ -41,7 +42,7 @@ const hours = (seconds: number) => `${(seconds / 3600).toFixed(1)} h`;
 /** The week's safety score of a vehicle, the fleet's battery health, a vehicle's engine codes. */
 export function InsightsView({ api, fleet }: { api: Api; fleet: Fleet }) {
   useFleet(fleet);
-  const vehicles = fleet.vehicleList().sort((a, b) => (a.deviceName ?? '').localeCompare(b.deviceName ?? ''));
+  const vehicles = fleet.vehicleList().sort((a, b) => byName.compare(a.deviceName ?? '', b.deviceName ?? ''));
   const [vehicleId, setVehicleId] = useState<number | null>(null);
   useEffect(() => {
     if (vehicleId === null && vehicles.length) setVehicleId(vehicles[0].deviceId);

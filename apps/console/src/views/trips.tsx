@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
 import { FleetMap } from '../map';
+import { byName } from './vehicles';
 import { formatTime, useFleet } from './use-fleet';
 
 interface TripPoint {
@@ -45,7 +46,7 @@ export function replayPosition(points: readonly TripPoint[], at: number): [numbe
 /** A vehicle and a day → its trips (the replay route); a trip drawn and replayed in proportion to time. */
 export function TripsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: FleetMap }) {
   useFleet(fleet);
-  const vehicles = fleet.vehicleList().sort((a, b) => (a.deviceName ?? '').localeCompare(b.deviceName ?? ''));
+  const vehicles = fleet.vehicleList().sort((a, b) => byName.compare(a.deviceName ?? '', b.deviceName ?? ''));
   const [vehicleId, setVehicleId] = useState<number | null>(null);
   const [day, setDay] = useState(today());
   const [trips, setTrips] = useState<Trip[] | null>(null);

@@ -11,6 +11,9 @@ const MAX_ROWS = 300;
 
 type SortKey = 'name' | 'state' | 'lastSeen';
 
+/** Names compare as people read them ("Van 2" before "Van 10"), and far faster than localeCompare. */
+export const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 /** The live map's side: the vehicle list (search, sort) and the selected vehicle's panel. */
 export function VehiclesView({ api, fleet, map }: { api: Api; fleet: Fleet; map: FleetMap }) {
   useFleet(fleet);
@@ -43,12 +46,23 @@ export function VehiclesView({ api, fleet, map }: { api: Api; fleet: Fleet; map:
         vehicle.imei?.includes(needle) ||
         String(vehicle.deviceId) === needle,
     );
-    const compare: Record<SortKey, (a: VehiclePosition, b: VehiclePosition) => number> = {
-      name: (a, b) => (a.deviceName ?? '').localeCompare(b.deviceName ?? ''),
-      state: (a, b) => STATE_ORDER[vehicleState(a)] - STATE_ORDER[vehicleState(b)],
-      lastSeen: (a, b) => Date.parse(b.utcTime) - Date.parse(a.utcTime),
-    };
-    return matching.sort((a, b) => compare[sort](a, b) || a.deviceId - b.deviceId);
+    // Sorted several times a second for thousands of vehicles: each key is computed once per vehicle.
+    const keyed = matching.map((vehicle) => ({
+      vehicle,
+      key:
+        sort === 'name'
+          ? 0
+          : sort === 'state'
+            ? STATE_ORDER[vehicleState(vehicle)]
+            : -Date.parse(vehicle.utcTime),
+    }));
+    keyed.sort(
+      (a, b) =>
+        a.key - b.key ||
+        (sort === 'name' ? byName.compare(a.vehicle.deviceName ?? '', b.vehicle.deviceName ?? '') : 0) ||
+        a.vehicle.deviceId - b.vehicle.deviceId,
+    );
+    return keyed.map((entry) => entry.vehicle);
   }, [vehicles, search, sort]);
 
   const select = (vehicle: VehiclePosition) => {
