@@ -174,6 +174,8 @@ describe('the web console in a browser', () => {
       .waitFor({
         timeout: 60_000,
       });
+    // The picture of docs/console.md and the README is this screen.
+    await page.screenshot({ path: join(ARTIFACTS, 'console-vehicle.png') });
     const command = await api<{ status: string; type: string; isLock: boolean }>(
       `/v2/api/commands/${commandId}`,
     );
@@ -202,7 +204,8 @@ describe('the web console in a browser', () => {
   it('marks an alert read, as the alert-records route then says', async () => {
     await page.goto(`${fleet.baseUrl}/console/#/alerts`);
     const unread = page.locator('[data-testid=alert-item][data-read=false]').first();
-    await unread.waitFor({ timeout: 30_000 });
+    // The demo fleet raises alerts within its first minutes (its history first): wait for one.
+    await unread.waitFor({ timeout: 90_000 });
     const alertId = Number(await unread.getAttribute('data-alert-id'));
     await unread.getByRole('button', { name: 'Mark read' }).click();
     await page.locator(`[data-testid=alert-item][data-alert-id="${alertId}"][data-read=true]`).waitFor();
