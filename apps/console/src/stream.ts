@@ -180,6 +180,11 @@ export class LiveStream {
         this.onEvent({ type: 'reset' });
         return false;
       case 'expired':
+        // The stream ends with the token it was opened with; the console renews its token five
+        // minutes before that, so a renewed session reconnects (from the last id) with the new one.
+        if ((this.api.session?.expiresAt ?? 0) > Date.now() + 10_000) return false;
+        this.api.noticeFailure(new ApiError(401, payload));
+        return true;
       case 'revoked':
         this.api.noticeFailure(new ApiError(401, payload));
         return true;
