@@ -134,9 +134,21 @@ describe('the web console in a browser', () => {
   it('draws a trip of the replay routes and replays it', async () => {
     await page.goto(`${fleet.baseUrl}/console/#/trips`);
     const vehicle = credentials.vehicles.find((candidate) => candidate.companyIds.includes(company().id))!;
-    // The day of a trip the replay route knows (the demo's history covers the last two hours).
-    const known = await api<{ items: { startTime: string }[] }>(`/v2/api/replay/${vehicle.id}?pageSize=1`);
-    expect(known.items.length).toBeGreaterThan(0);
+    // The day of a trip the replay route knows: the demo's history (the last two hours) is sent at
+    // the start and becomes trips as the app works through it, later on a busy machine.
+    const known = await waitFor(
+      async () => {
+        const trips = await api<{ items: { startTime: string }[] }>(
+          `/v2/api/replay/${vehicle.id}?pageSize=1`,
+        );
+        return trips.items.length > 0 ? trips : undefined;
+      },
+      {
+        timeoutMs: 90_000,
+        intervalMs: 500,
+        description: `a trip of vehicle ${vehicle.id} in the replay route`,
+      },
+    );
     const day = known.items[0].startTime.slice(0, 10);
     const select = page.locator('select[name=vehicle]');
     await select.locator(`option[value="${vehicle.id}"]`).waitFor({ state: 'attached' });
@@ -218,6 +230,30 @@ describe('the web console in a browser', () => {
       },
       { description: `alert record ${alertId} to read as read` },
     );
+  });
+
+  it('creates a webhook showing its secret once, deactivates it and deletes it', async () => {
+    await page.goto(`${fleet.baseUrl}/console/#/webhooks`);
+    const url = `https://hooks.example.com/console-${Date.now()}`;
+    await page.getByLabel('URL').fill(url);
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = (await page.getByTestId('webhook-secret').locator('code').textContent())!;
+    expect(secret.length).toBeGreaterThan(10);
+    const listed = async () =>
+      (
+        await api<{ items: { id: number; url: string; isActive: boolean }[] }>(
+          '/v2/api/webhooks?pageSize=100',
+        )
+      ).items.find((webhook) => webhook.url === url);
+    expect(await listed()).toMatchObject({ isActive: true });
+    const item = page.getByTestId('webhook-item').filter({ hasText: url });
+    await item.getByRole('button', { name: 'Deactivate' }).click();
+    await item.getByRole('button', { name: 'Activate' }).waitFor();
+    expect(await listed()).toMatchObject({ isActive: false });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await item.getByRole('button', { name: 'Delete' }).click();
+    await item.waitFor({ state: 'detached' });
+    expect(await listed()).toBeUndefined();
   });
 
   it('shows every section without an error in the browser console', async () => {
