@@ -247,8 +247,8 @@ describe('the web console in a browser', () => {
       ).items.find((webhook) => webhook.url === url);
     expect(await listed()).toMatchObject({ isActive: true });
     const item = page.getByTestId('webhook-item').filter({ hasText: url });
-    await item.getByRole('button', { name: 'Deactivate' }).click();
-    await item.getByRole('button', { name: 'Activate' }).waitFor();
+    await item.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await item.getByRole('button', { name: 'Activate', exact: true }).waitFor();
     expect(await listed()).toMatchObject({ isActive: false });
     page.once('dialog', (dialog) => void dialog.accept());
     await item.getByRole('button', { name: 'Delete' }).click();

@@ -4,7 +4,7 @@ import { Fleet } from '../fleet';
 import { FleetMap } from '../map';
 import { AlertRecord } from '../stream';
 import { byName } from './vehicles';
-import { formatTime, useFleet } from './use-fleet';
+import { errorText, formatTime, useFleet } from './use-fleet';
 
 /** The alert records: live from the stream, filtered by type and vehicle, marked read or unread. */
 export function AlertsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: FleetMap }) {
@@ -46,7 +46,7 @@ export function AlertsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: F
       );
       fleet.updateAlert({ ...alert, isRead: record.isRead });
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
 
@@ -56,7 +56,7 @@ export function AlertsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: F
       await api.send('PUT', `/v2/api/companies/${fleet.companyId}/set-all-alerts-read`);
       fleet.markAllRead();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
 import { circlePolygon, FleetMap, metresBetween } from '../map';
-import { useLoaded } from './use-fleet';
+import { errorText, useLoaded } from './use-fleet';
 
 interface Geofence {
   id: number;
@@ -126,7 +126,7 @@ export function GeofencesView({ api, fleet, map }: { api: Api; fleet: Fleet; map
       cancel();
       geofences.reload();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(false);
     }
@@ -139,7 +139,7 @@ export function GeofencesView({ api, fleet, map }: { api: Api; fleet: Fleet; map
       cancel();
       geofences.reload();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
 

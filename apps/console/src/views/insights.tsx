@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
-import { byName } from './vehicles';
+import { useVehicleChoice, VehicleSelect } from './vehicle-select';
 import { formatTime, useFleet, useLoaded } from './use-fleet';
 
 interface SafetyScore {
@@ -42,11 +41,7 @@ const hours = (seconds: number) => `${(seconds / 3600).toFixed(1)} h`;
 /** The week's safety score of a vehicle, the fleet's battery health, a vehicle's engine codes. */
 export function InsightsView({ api, fleet }: { api: Api; fleet: Fleet }) {
   useFleet(fleet);
-  const vehicles = fleet.vehicleList().sort((a, b) => byName.compare(a.deviceName ?? '', b.deviceName ?? ''));
-  const [vehicleId, setVehicleId] = useState<number | null>(null);
-  useEffect(() => {
-    if (vehicleId === null && vehicles.length) setVehicleId(vehicles[0].deviceId);
-  }, [vehicles.length]);
+  const { vehicles, vehicleId, setVehicleId } = useVehicleChoice(fleet);
   const score = useLoaded(
     () =>
       vehicleId === null
@@ -81,19 +76,7 @@ export function InsightsView({ api, fleet }: { api: Api; fleet: Fleet }) {
 
   return (
     <div class="insights">
-      <label>
-        Vehicle
-        <select
-          value={vehicleId ?? ''}
-          onChange={(event) => setVehicleId(Number((event.target as HTMLSelectElement).value))}
-        >
-          {vehicles.map((vehicle) => (
-            <option key={vehicle.deviceId} value={vehicle.deviceId}>
-              {vehicle.deviceName}
-            </option>
-          ))}
-        </select>
-      </label>
+      <VehicleSelect vehicles={vehicles} value={vehicleId} onChange={setVehicleId} />
       <section class="panel" aria-labelledby="score-title">
         <h2 id="score-title">Safety score, this week</h2>
         {score.loading && (

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
 import { FleetMap } from '../map';
-import { byName } from './vehicles';
-import { formatTime, useFleet } from './use-fleet';
+import { useVehicleChoice, VehicleSelect } from './vehicle-select';
+import { errorText, formatTime, useFleet } from './use-fleet';
 
 interface TripPoint {
   lat: number;
@@ -46,8 +46,7 @@ export function replayPosition(points: readonly TripPoint[], at: number): [numbe
 /** A vehicle and a day → its trips (the replay route); a trip drawn and replayed in proportion to time. */
 export function TripsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: FleetMap }) {
   useFleet(fleet);
-  const vehicles = fleet.vehicleList().sort((a, b) => byName.compare(a.deviceName ?? '', b.deviceName ?? ''));
-  const [vehicleId, setVehicleId] = useState<number | null>(null);
+  const { vehicles, vehicleId, setVehicleId } = useVehicleChoice(fleet);
   const [day, setDay] = useState(today());
   const [trips, setTrips] = useState<Trip[] | null>(null);
   const [loading, setLoading] = useState(false);
@@ -59,9 +58,6 @@ export function TripsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: Fl
   const frame = useRef<number>(0);
 
   useEffect(() => map.setVehicles(fleet.vehicleList(), null));
-  useEffect(() => {
-    if (vehicleId === null && vehicles.length) setVehicleId(vehicles[0].deviceId);
-  }, [vehicles.length]);
   useEffect(
     () => () => {
       map.setTrip(null);
@@ -88,7 +84,7 @@ export function TripsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: Fl
         ),
       );
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     } finally {
       setLoading(false);
     }
@@ -133,20 +129,7 @@ export function TripsView({ api, fleet, map }: { api: Api; fleet: Fleet; map: Fl
   return (
     <div class="trips">
       <form class="toolbar" onSubmit={load}>
-        <label>
-          Vehicle
-          <select
-            name="vehicle"
-            value={vehicleId ?? ''}
-            onChange={(event) => setVehicleId(Number((event.target as HTMLSelectElement).value))}
-          >
-            {vehicles.map((vehicle) => (
-              <option key={vehicle.deviceId} value={vehicle.deviceId}>
-                {vehicle.deviceName}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VehicleSelect vehicles={vehicles} value={vehicleId} onChange={setVehicleId} />
         <label>
           Day
           <input

@@ -33,3 +33,7 @@ export function formatTime(iso: string | null | undefined, timeZone: string): st
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString(undefined, { timeZone, dateStyle: 'short', timeStyle: 'medium' });
 }
+
+/** What a failed call says to the user. */
+export const errorText = (failure: unknown): string =>
+  failure instanceof Error ? failure.message : String(failure);

@@ -3,7 +3,7 @@ import { Api } from '../api';
 import { Fleet } from '../fleet';
 import { FleetMap, STATE_COLOURS, vehicleState, VehicleState } from '../map';
 import { CommandRecord, VehiclePosition } from '../stream';
-import { formatTime, useFleet } from './use-fleet';
+import { errorText, formatTime, useFleet } from './use-fleet';
 
 const STATE_ORDER: Record<VehicleState, number> = { moving: 0, idling: 1, parked: 2, offline: 3 };
 /** Rows rendered at most: a search narrows a large fleet. */
@@ -186,7 +186,7 @@ function VehiclePanel(props: {
             });
       fleet.trackCommand(command);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
 

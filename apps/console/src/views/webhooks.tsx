@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
-import { formatTime, useLoaded } from './use-fleet';
+import { errorText, formatTime, useLoaded } from './use-fleet';
 
 interface Webhook {
   id: number;
@@ -56,7 +56,7 @@ export function WebhooksView({ api, fleet }: { api: Api; fleet: Fleet }) {
       await work();
       webhooks.reload();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   };
 
@@ -262,9 +262,7 @@ function Deliveries({ api, webhookId, timeZone }: { api: Api; webhookId: number;
                     void api
                       .send('POST', `/v2/api/webhooks/${webhookId}/deliveries/${delivery.id}/redeliver`)
                       .then(() => deliveries.reload())
-                      .catch((failure: unknown) =>
-                        setError(failure instanceof Error ? failure.message : String(failure)),
-                      )
+                      .catch((failure: unknown) => setError(errorText(failure)))
                   }
                 >
                   Redeliver
