@@ -79,6 +79,14 @@ describe('npm run stack', () => {
       demo.vehicles.map((vehicle) => vehicle.imei).sort(),
     );
 
+    // The web console through the entry point: auth serves it, the edge routes it (docs/console.md).
+    const consolePage = await fetch(`${entry}/console/`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain('<script type="module" src="app.js">');
+    const consoleScript = await fetch(`${entry}/console/app.js`);
+    expect(consoleScript.status).toBe(200);
+    expect(consoleScript.headers.get('content-type')).toContain('text/javascript');
+    expect((await consoleScript.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     // The entry point keeps each process's probes and metrics private.
     expect((await fetch(`${entry}/metrics`)).status).toBe(404);
 
