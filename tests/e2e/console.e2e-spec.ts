@@ -178,6 +178,10 @@ describe('the web console in a browser', () => {
     const vehicle = credentials.vehicles.find((candidate) => candidate.companyIds.includes(company().id))!;
     await page.locator(`[data-testid=vehicle-item][data-vehicle-id="${vehicle.id}"]`).click();
     await page.getByTestId('vehicle-panel').getByRole('button', { name: 'Lock doors', exact: true }).click();
+    // The panel shows the last position record, with how it came in (a tracker port here).
+    await expect(page.locator('[data-fact=Protocol]').textContent()).resolves.toMatch(
+      /^(osmand|teltonika|gt06)$/,
+    );
     const status = page.getByTestId('command-status').first();
     await status.waitFor({ timeout: 10_000 });
     const commandId = await status.getAttribute('data-command-id');
@@ -254,6 +258,23 @@ describe('the web console in a browser', () => {
     await item.getByRole('button', { name: 'Delete' }).click();
     await item.waitFor({ state: 'detached' });
     expect(await listed()).toBeUndefined();
+  });
+
+  it('fits a phone screen: the map above the vehicle list, nothing wider than the screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${fleet.baseUrl}/console/#/vehicles`);
+      await page.getByTestId('vehicle-item').first().waitFor();
+      const map = (await page.getByTestId('map').boundingBox())!;
+      const list = (await page.getByRole('list', { name: 'Vehicles' }).boundingBox())!;
+      expect(map.width).toBeLessThanOrEqual(390);
+      expect(map.height).toBeGreaterThan(200);
+      expect(list.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: join(ARTIFACTS, 'console-phone.png') });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('shows every section without an error in the browser console', async () => {

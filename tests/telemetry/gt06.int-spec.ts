@@ -51,7 +51,13 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
     await h.storedPositions(vehicle.id, 2);
     await h.transportIdle();
     const response = await h.get(`/v2/api/vehicles/${vehicle.id}/last-position`, token);
-    expect(response.json()).toMatchObject({ ignition: true, speed: 40, course: 180, lat: 48.851 });
+    expect(response.json()).toMatchObject({
+      ignition: true,
+      speed: 40,
+      course: 180,
+      lat: 48.851,
+      protocol: 'gt06',
+    });
     tracker.close();
   });
 

@@ -54,6 +54,39 @@ describe('OsmAnd device port and batch ingestion (real PostgreSQL)', () => {
     await h?.close();
   });
 
+  it('records how each position came in: osmand at the device port, batch at the batch endpoint, whatever a sender claims', async () => {
+    const readToken = await h.token(await h.newApiKey(companyId));
+    const phone = await newTracker();
+    expect((await h.osmand({ id: phone.imei, timestamp: base + 900, lat: 52.5, lon: 13.4 })).status).toBe(
+      200,
+    );
+    const integrated = await newTracker();
+    const sent = await batch({
+      positions: [
+        {
+          deviceId: integrated.imei,
+          timestamp: new Date((base + 900) * 1000).toISOString(),
+          lat: 52.5,
+          lon: 13.4,
+          // Not a reading a sender gives: ignored, as an unknown field is.
+          protocol: 'teltonika',
+        },
+      ],
+    });
+    expect(sent.statusCode).toBe(200);
+    await h.storedPositions(phone.vehicleId, 1);
+    await h.storedPositions(integrated.vehicleId, 1);
+    await h.transportIdle();
+    for (const [vehicleId, protocol] of [
+      [phone.vehicleId, 'osmand'],
+      [integrated.vehicleId, 'batch'],
+    ] as const) {
+      const response = await h.get(`/v2/api/vehicles/${vehicleId}/last-position`, readToken);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ protocol });
+    }
+  });
+
   it('accepts GET, POST form and POST JSON reports, converting units', async () => {
     const { imei, vehicleId } = await newTracker();
     expect(

@@ -95,6 +95,8 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
       course: 90,
       odometer: 123.456,
       networkCoverageRawValue: 4,
+      // Extension: the port the position came in by.
+      protocol: 'teltonika',
     });
     expect(body.utcTime).toBe(new Date(base + 20_000).toISOString().replace('Z', ''));
     device.close();

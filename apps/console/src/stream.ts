@@ -27,6 +27,8 @@ export interface VehiclePosition {
   isDoorLocked: boolean;
   engineEnabled: boolean;
   fuelLevel: number;
+  /** How the position came in (an extension of the record): osmand, teltonika, gt06 or batch. */
+  protocol: string | null;
   [field: string]: unknown;
 }
 

@@ -199,6 +199,7 @@ function VehiclePanel(props: {
     ['Doors', vehicle.isDoorLocked ? 'locked' : 'unlocked'],
     ['Address', vehicle.address || '—'],
     ['Last seen', formatTime(vehicle.utcTime, zone)],
+    ['Protocol', vehicle.protocol ?? '—'],
     ['IMEI', vehicle.imei],
   ];
 

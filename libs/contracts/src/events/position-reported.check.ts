@@ -1,7 +1,7 @@
 import { isBoolean, isInt, isLatitude, isLongitude, isNumber, isUUID, maxLength } from 'class-validator';
 import { isInstantText } from '../instant';
 import { isStorableText } from '../text';
-import { deviceEventTypes, PositionReportedV1 } from './position-reported.v1';
+import { deviceEventTypes, PositionReportedV1, reportProtocols } from './position-reported.v1';
 
 type Check = (value: unknown) => boolean;
 
@@ -102,6 +102,7 @@ const optional: Record<string, Check> = {
   deviceEvents: (value) =>
     Array.isArray(value) && value.every((item) => (deviceEventTypes as readonly unknown[]).includes(item)),
   dtcCodes: (value) => Array.isArray(value) && value.every(isStorableText),
+  protocol: (value) => (reportProtocols as readonly unknown[]).includes(value),
 };
 
 /**

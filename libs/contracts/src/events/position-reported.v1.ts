@@ -28,6 +28,10 @@ export const deviceEventTypes = [
 ] as const;
 export type DeviceEventType = (typeof deviceEventTypes)[number];
 
+/** How a position came in: a tracker protocol's port, or an integrator's batch endpoint. */
+export const reportProtocols = ['osmand', 'teltonika', 'gt06', 'batch'] as const;
+export type ReportProtocol = (typeof reportProtocols)[number];
+
 /**
  * What a tracker measured at one fix, in the platform's units. Every reading is optional: trackers
  * send what they have, and an absent reading stays absent (it never becomes 0 or false).
@@ -198,6 +202,11 @@ export class PositionReadingsV1 {
   @IsString({ each: true })
   @IsStorableText({ each: true })
   dtcCodes?: string[];
+
+  /** How the report came in (telemetry-ingest sets it; events of older producers have none). */
+  @IsOptional()
+  @IsIn(reportProtocols)
+  protocol?: ReportProtocol;
 }
 
 /**

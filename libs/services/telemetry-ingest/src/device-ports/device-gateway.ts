@@ -69,7 +69,7 @@ export class DeviceGateway {
     receivedAt = new Date(),
   ): Promise<IntakeOutcome> {
     try {
-      const outcome = await this.intake.acceptFromDevice(vehicleId, reports, receivedAt);
+      const outcome = await this.intake.acceptFromDevice(vehicleId, reports, protocol, receivedAt);
       this.metrics.outcome(protocol, outcome);
       return outcome;
     } catch (error) {

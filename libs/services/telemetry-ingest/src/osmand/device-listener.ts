@@ -168,6 +168,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       }
       const receivedAt = new Date();
       const outcome = await this.intake.accept([report], {
+        protocol: 'osmand',
         receivedAt,
         // The vehicle whose settings admitted the report, even if its tracker moved meanwhile.
         mayReport: (resolved) => resolved.vehicleId === device.vehicleId,

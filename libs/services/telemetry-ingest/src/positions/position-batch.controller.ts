@@ -55,6 +55,7 @@ export class PositionBatchController {
     const reports = this.parse(body);
     try {
       const outcome = await this.intake.accept(reports, {
+        protocol: 'batch',
         mayReport: (device) => this.reaches(principal, device.vehicleId, device.companyIds),
       });
       this.positions.outcome('batch', outcome);

@@ -42,9 +42,12 @@ export class BatchPositionDto extends PositionReadingsV1 {
   lon!: number;
 }
 
-/** OpenAPI descriptions of the readings (the contracts library stays free of framework decorators). */
+/**
+ * OpenAPI descriptions of the readings (the contracts library stays free of framework decorators).
+ * `protocol` is not a reading a sender gives: the intake sets it (`batch` here).
+ */
 const readingDocs: Record<
-  keyof PositionReadingsV1,
+  Exclude<keyof PositionReadingsV1, 'protocol'>,
   { type: 'number' | 'integer' | 'boolean' | 'string'; description: string; isArray?: boolean }
 > = {
   speedKmh: { type: 'number', description: 'km/h' },

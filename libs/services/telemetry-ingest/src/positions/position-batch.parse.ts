@@ -47,7 +47,9 @@ export function parseBatch(body: unknown): NormalizedReport[] {
     if (!isNumber(lon) || !isLongitudeValue(lon))
       problems.push(`${path}lon: must be a number from -180 to 180`);
     const readings: Record<string, unknown> = {};
-    checkReadings(plain, problems, readings, path);
+    // `protocol` is the intake's to set (`batch`), not a reading a sender gives: ignored like any
+    // unknown field, as before the field existed (copied only in the rare request that has it).
+    checkReadings('protocol' in plain ? { ...plain, protocol: undefined } : plain, problems, readings, path);
     return {
       deviceId: deviceId as string,
       fixTime: new Date(timestamp as string),

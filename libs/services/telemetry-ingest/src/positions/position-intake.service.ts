@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { checkForPublish, PositionReadingsV1, PositionReportedV1, Topics } from '@fleet/contracts';
+import {
+  checkForPublish,
+  PositionReadingsV1,
+  PositionReportedV1,
+  ReportProtocol,
+  Topics,
+} from '@fleet/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
 import { applyClockOffset } from '../device-settings/clock-offset';
@@ -41,6 +47,8 @@ export class RejectedReport extends Error {
 }
 
 export interface IntakeOptions {
+  /** The port or endpoint the reports came in by (kept with each position). */
+  protocol: ReportProtocol;
   /** Stands in for fixes without a time, and bounds the fix times accepted. */
   receivedAt?: Date;
   /**
@@ -88,7 +96,7 @@ export class PositionIntakeService {
    */
   async accept(
     reports: readonly NormalizedReport[],
-    { receivedAt = new Date(), mayReport }: IntakeOptions = {},
+    { receivedAt = new Date(), mayReport, protocol }: IntakeOptions,
   ): Promise<IntakeOutcome> {
     const devices = await this.directory.resolve(reports.map((report) => report.deviceId));
     const settings = await this.settings.ofMany([...devices.values()].map((device) => device.vehicleId));
@@ -98,7 +106,7 @@ export class PositionIntakeService {
         throw new RejectedReport('unknown-device', index, 'deviceId', `unknown device "${report.deviceId}"`);
       }
       const offset = settings.get(device.vehicleId)?.clockOffsetSeconds ?? 0;
-      return this.toEvent(report, device.vehicleId, receivedAt, index, offset);
+      return this.toEvent(report, device.vehicleId, protocol, receivedAt, index, offset);
     });
     return this.publishPlausible(events, reports);
   }
@@ -111,6 +119,7 @@ export class PositionIntakeService {
   async acceptFromDevice(
     vehicleId: number,
     reports: readonly NormalizedReport[],
+    protocol: ReportProtocol,
     receivedAt = new Date(),
   ): Promise<IntakeOutcome> {
     const refused: IntakeOutcome['refused'] = {};
@@ -119,7 +128,7 @@ export class PositionIntakeService {
     const { clockOffsetSeconds } = await this.settings.of(vehicleId);
     reports.forEach((report, index) => {
       try {
-        usable.push(this.toEvent(report, vehicleId, receivedAt, index, clockOffsetSeconds));
+        usable.push(this.toEvent(report, vehicleId, protocol, receivedAt, index, clockOffsetSeconds));
         usableReports.push(report);
       } catch (error) {
         if (!(error instanceof RejectedReport)) throw error;
@@ -176,6 +185,7 @@ export class PositionIntakeService {
   private toEvent(
     report: NormalizedReport,
     vehicleId: number,
+    protocol: ReportProtocol,
     receivedAt: Date,
     index: number,
     clockOffsetSeconds: number,
@@ -192,6 +202,7 @@ export class PositionIntakeService {
         receivedAt: receivedAt.toISOString(),
         lat: report.lat,
         lng: report.lng,
+        protocol,
       },
       index,
     );

@@ -142,7 +142,11 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
         // Not awaited one by one, so that the sink sends a page's positions together. Their order does
         // not matter: the glitch rule holds between genuine fixes in either order (fix-filter.ts), and
         // the history keeps one position per vehicle and fix time.
-        published.push(this.intake.acceptFromDevice(vehicleId, reports, frame.receivedAt));
+        const protocol =
+          frame.protocol === 'teltonika-tcp' || frame.protocol === 'teltonika-udp'
+            ? 'teltonika'
+            : frame.protocol;
+        published.push(this.intake.acceptFromDevice(vehicleId, reports, protocol, frame.receivedAt));
       }
       for (const outcome of await Promise.all(published)) counts.positions += outcome.accepted;
     }

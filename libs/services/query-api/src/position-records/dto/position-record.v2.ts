@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ReportProtocol, reportProtocols } from '@fleet/contracts';
 import {
   dotNetTimeSpan,
   formatDotNet,
@@ -63,6 +64,14 @@ export class VehiclePositionV2 {
   @ApiProperty({ nullable: true, type: 'string', description: 'end of the last completed trip, UTC' })
   endTime!: string | null;
   @ApiProperty() isOnline!: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: 'string',
+    enum: reportProtocols,
+    description:
+      'Extension: how the position came in (a tracker protocol, or `batch` for the batch endpoint); null for positions stored before it was recorded',
+  })
+  protocol!: ReportProtocol | null;
 }
 
 const utcOrNull = (instant: Date | null) => (instant ? utcWithoutOffset(instant) : null);
@@ -115,5 +124,6 @@ export function toPositionV2(view: PositionView, context: ViewContext): VehicleP
     startedTime: utcOrNull(motion.tripStartedTime),
     endTime: utcOrNull(motion.tripEndTime),
     isOnline: context.now.getTime() - view.lastSeenAt.getTime() <= context.onlineWindowSeconds * 1000,
+    protocol: readings.protocol ?? null,
   };
 }
