@@ -103,6 +103,8 @@ export const positionV2: RecordSchema = {
   startedTime: 'utc?',
   endTime: 'utc?',
   isOnline: 'boolean',
+  // The one field beyond the spec's table (an extension, docs/telemetry.md): how the position came in.
+  protocol: 'string?',
 };
 
 export const positionV1: RecordSchema = {
