@@ -16,27 +16,38 @@ export interface ChunkRowIn {
   frames: Buffer;
 }
 
-/** The parameters of {@link INSERT_CHUNKS}: one array per column, element i of each being chunk i. */
-export function insertChunksParameters(chunks: readonly ChunkRowIn[]): unknown[] {
-  return [
-    chunks.map((chunk) => chunk.receivedAt),
-    chunks.map((chunk) => chunk.lastReceivedAt),
-    chunks.map((chunk) => chunk.protocol),
-    chunks.map((chunk) => chunk.imei),
-    chunks.map((chunk) => chunk.vehicleId),
-    chunks.map((chunk) => chunk.peer),
-    chunks.map((chunk) => chunk.frameCount),
-    chunks.map((chunk) => chunk.frames),
-  ];
-}
+/** Columns of a chunk row as {@link insertChunks} writes them. */
+const CHUNK_COLUMNS = 8;
 
-/** Every chunk of a batch in one statement (the parameters: {@link insertChunksParameters}). */
-export const INSERT_CHUNKS = `
-  INSERT INTO ingest.raw_frames
+/**
+ * One INSERT for a batch of chunks, one row of parameters per chunk. The compressed frames go as
+ * their own parameters, which node-postgres sends in binary: an array of bytea would be sent as text,
+ * every byte as two hex digits, which the writer's thread builds and PostgreSQL parses (several MB a
+ * batch at a fleet's rate).
+ */
+export function insertChunks(chunks: readonly ChunkRowIn[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const rows = chunks.map((chunk, index) => {
+    values.push(
+      chunk.receivedAt,
+      chunk.lastReceivedAt,
+      chunk.protocol,
+      chunk.imei,
+      chunk.vehicleId,
+      chunk.peer,
+      chunk.frameCount,
+      chunk.frames,
+    );
+    const first = index * CHUNK_COLUMNS;
+    return `($${first + 1}::timestamptz, $${first + 2}::timestamptz, $${first + 3}, $${first + 4}, $${first + 5}::integer, $${first + 6}, $${first + 7}::integer, $${first + 8}::bytea)`;
+  });
+  return {
+    text: `INSERT INTO ingest.raw_frames
     (received_at, last_received_at, protocol, imei, vehicle_id, peer, frame_count, frames)
-  SELECT * FROM unnest(
-    $1::timestamptz[], $2::timestamptz[], $3::text[], $4::text[], $5::integer[], $6::text[],
-    $7::integer[], $8::bytea[])`;
+  VALUES ${rows.join(',\n  ')}`,
+    values,
+  };
+}
 
 /** A chunk as read (pg returns bigint as text). */
 export interface ChunkRowOut {

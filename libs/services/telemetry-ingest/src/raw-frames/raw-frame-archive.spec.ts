@@ -30,29 +30,23 @@ class FakeDatabase {
     try {
       await this.held?.promise;
       if (this.failing) throw new Error('database away');
-      const [receivedAt, lastReceivedAt, protocol, imei, vehicleId, peer, frameCount, frames] =
-        parameters as [
-          Date[],
-          Date[],
-          string[],
-          (string | null)[],
-          (number | null)[],
-          string[],
-          number[],
-          Buffer[],
-        ];
-      this.inserts.push(
-        receivedAt.map((_, index) => ({
-          receivedAt: receivedAt[index],
-          lastReceivedAt: lastReceivedAt[index],
-          protocol: protocol[index],
-          imei: imei[index],
-          vehicleId: vehicleId[index],
-          peer: peer[index],
-          frameCount: frameCount[index],
-          frames: frames[index],
-        })),
-      );
+      // insertChunks: eight parameters a chunk, in column order.
+      const rows: ChunkRowIn[] = [];
+      for (let at = 0; at < parameters.length; at += 8) {
+        const [receivedAt, lastReceivedAt, protocol, imei, vehicleId, peer, frameCount, frames] =
+          parameters.slice(at, at + 8) as [
+            Date,
+            Date,
+            string,
+            string | null,
+            number | null,
+            string,
+            number,
+            Buffer,
+          ];
+        rows.push({ receivedAt, lastReceivedAt, protocol, imei, vehicleId, peer, frameCount, frames });
+      }
+      this.inserts.push(rows);
       return [];
     } finally {
       this.inFlight--;

@@ -12,7 +12,7 @@ import { DataSource } from 'typeorm';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 import { ChunkFrame, compressFrameChunk, ReceivedFrame } from './frame-chunk';
-import { ChunkRowIn, INSERT_CHUNKS, insertChunksParameters } from './frames.queries';
+import { ChunkRowIn, insertChunks } from './frames.queries';
 
 /** How often chunks past their time are closed, and a failed write is tried again at the earliest. */
 const SWEEP_INTERVAL_MS = 1_000;
@@ -23,6 +23,8 @@ const SWEEP_INTERVAL_MS = 1_000;
 const MAX_CHUNK_BYTES = 32 * 1024;
 /** Most frames in one INSERT (its chunks' frames together): a statement of a few hundred kilobytes. */
 const MAX_FRAMES_PER_INSERT = 5_000;
+/** Most chunks in one INSERT: eight parameters each, well inside PostgreSQL's 65,535. */
+const MAX_CHUNKS_PER_INSERT = 1_000;
 /** Longest wait before a failed write is tried again (doubling from one sweep). */
 const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -183,6 +185,7 @@ export class RawFrameArchive
       let frames = 0;
       while (
         count < this.closed.length &&
+        count < MAX_CHUNKS_PER_INSERT &&
         (count === 0 || frames + this.closed[count].frames.length <= MAX_FRAMES_PER_INSERT)
       ) {
         frames += this.closed[count].frames.length;
@@ -191,7 +194,8 @@ export class RawFrameArchive
       const batch = this.closed.slice(0, count);
       try {
         const rows = await Promise.all(batch.map((chunk) => this.row(chunk)));
-        await this.dataSource.query(INSERT_CHUNKS, insertChunksParameters(rows));
+        const insert = insertChunks(rows);
+        await this.dataSource.query(insert.text, insert.values);
       } catch (error) {
         if (this.retryDelayMs === SWEEP_INTERVAL_MS) {
           this.logger.warn({
