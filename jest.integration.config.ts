@@ -11,6 +11,7 @@ const config: Config = {
   testMatch: ['<rootDir>/{apps,libs,tests}/**/*.int-spec.ts', '<rootDir>/tests/e2e/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/kill-leftover-apps.ts'],
   testTimeout: 120_000,
   maxWorkers: 2,
 };

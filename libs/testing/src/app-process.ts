@@ -11,6 +11,8 @@ const MAX_LOG_LINES = 400;
  * builds it), the way it runs in production. Used by end-to-end tests that kill and restart services.
  */
 export class AppProcess {
+  /** Every app this test process started that has not exited: what {@link killAll} ends. */
+  private static readonly running = new Set<AppProcess>();
   private readonly output: string[] = [];
   private exited: Promise<number | null>;
 
@@ -30,6 +32,17 @@ export class AppProcess {
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    AppProcess.running.add(this);
+    void this.exited.then(() => AppProcess.running.delete(this));
+  }
+
+  /**
+   * Ends (SIGKILL) every app still running, after each test file (libs/testing/src/jest/
+   * kill-leftover-apps.ts): a file whose setup failed half-way, e.g. one of three apps started
+   * together not getting ready, would otherwise leave the others running into the next files.
+   */
+  static async killAll(): Promise<void> {
+    await Promise.all([...AppProcess.running].map((app) => app.kill('SIGKILL')));
   }
 
   /** Starts `apps/<app>` on a free port with `env` on top of this process's environment, and waits until ready. */
@@ -67,7 +80,12 @@ export class AppProcess {
       `http://127.0.0.1:${devicePort}`,
       trackerPorts,
     );
-    await started.waitUntilReady(readyTimeoutMs);
+    try {
+      await started.waitUntilReady(readyTimeoutMs);
+    } catch (error) {
+      await started.kill('SIGKILL');
+      throw error;
+    }
     return started;
   }
 
