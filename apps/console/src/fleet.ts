@@ -17,6 +17,11 @@ export class Fleet {
   status: StreamStatus = 'connecting';
   loading = true;
   error: string | null = null;
+  /**
+   * The company's alert configurations: the stream also carries the alerts of sub-companies'
+   * configurations, which this company's alert-record list does not hold.
+   */
+  private configurationIds: Set<number> | null = null;
   private stream?: LiveStream;
   private readonly listeners = new Set<Listener>();
   private pending?: ReturnType<typeof setTimeout>;
@@ -61,17 +66,21 @@ export class Fleet {
     this.loading = true;
     this.changed(true);
     try {
-      const [vehicles, alerts] = await Promise.all([
+      const [vehicles, alerts, configurations] = await Promise.all([
         this.api.all<VehiclePosition>(`/v2/api/companies/${this.companyId}/vehicles/last-position`),
         this.api.get<{ items: AlertRecord[] }>(`/v2/api/companies/${this.companyId}/alert-records`, {
           pageSize: 200,
         }),
+        this.api.all<{ id: number }>(`/v2/api/companies/${this.companyId}/alerts`),
       ]);
+      this.configurationIds = new Set(configurations.map((configuration) => configuration.id));
       for (const vehicle of vehicles) this.keepPosition(vehicle);
       for (const vehicle of [...this.vehicles.keys()]) {
         if (!vehicles.some((v) => v.deviceId === vehicle)) this.vehicles.delete(vehicle);
       }
-      const live = this.alerts.filter((alert) => !alerts.items.some((a) => a.id === alert.id));
+      const live = this.alerts.filter(
+        (alert) => this.ownAlert(alert) && !alerts.items.some((a) => a.id === alert.id),
+      );
       this.alerts = sortAlerts([...live, ...alerts.items]);
       this.error = null;
     } catch (error) {
@@ -109,7 +118,7 @@ export class Fleet {
         if (this.vehicles.has(event.data.deviceId) || this.loading) this.keepPosition(event.data);
         break;
       case 'alert':
-        if (!this.alerts.some((alert) => alert.id === event.data.id)) {
+        if (this.ownAlert(event.data) && !this.alerts.some((alert) => alert.id === event.data.id)) {
           this.alerts = sortAlerts([event.data, ...this.alerts]).slice(0, 1_000);
         }
         break;
@@ -121,6 +130,11 @@ export class Fleet {
         return;
     }
     this.changed(false);
+  }
+
+  /** An alert of one of this company's configurations (any, until they are loaded). */
+  private ownAlert(alert: AlertRecord): boolean {
+    return this.configurationIds === null || this.configurationIds.has(alert.alertId);
   }
 
   private keepPosition(vehicle: VehiclePosition): void {

@@ -38,6 +38,8 @@ export interface AlertRecord {
   userTimeFormatted: string;
   alertTypeId: number;
   alertType: string;
+  /** The alert configuration that fired it. */
+  alertId: number;
   description: string;
   vehicleId: number;
   vehicleName: string;
