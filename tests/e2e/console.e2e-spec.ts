@@ -138,7 +138,10 @@ describe('the web console in a browser', () => {
     // trackers share this test's address, 127.0.0.1, and its per-address budget).
     await waitFor(
       async () => (await fetch(`${credentials.ingest.osmand}/?${report}`, { method: 'POST' })).status === 200,
-      { timeoutMs: 30_000, intervalMs: 1_000, description: 'the OsmAnd port to take the report' },
+      // At startup the simulator's first reports can precede telemetry-ingest learning the vehicles:
+      // refused as unknown, they count against the address's budget of such answers, which then
+      // throttles it (429) for up to a minute.
+      { timeoutMs: 90_000, intervalMs: 2_000, description: 'the OsmAnd port to take the report' },
     );
     await page.waitForFunction(
       ([id, expected]) => {
