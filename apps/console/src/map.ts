@@ -275,9 +275,7 @@ export class FleetMap {
     this.vehiclesDirty = true;
     requestAnimationFrame(() => {
       this.vehiclesDirty = false;
-      void this.ready.then(() =>
-        this.map.getSource<GeoJSONSource>('vehicles')?.setData(collection(this.vehicleFeatures)),
-      );
+      this.show('vehicles', this.vehicleFeatures);
     });
   }
 
@@ -313,11 +311,11 @@ export class FleetMap {
 
   setGeofences(features: Feature[]): void {
     this.container.dataset.geofenceCount = String(features.length);
-    void this.ready.then(() => this.map.getSource<GeoJSONSource>('geofences')?.setData(collection(features)));
+    this.show('geofences', features);
   }
 
   setDraft(features: Feature[]): void {
-    void this.ready.then(() => this.map.getSource<GeoJSONSource>('draft')?.setData(collection(features)));
+    this.show('draft', features);
   }
 
   /** A trip's path with its start and end, or nothing. */
@@ -339,7 +337,7 @@ export class FleetMap {
         ]
       : [];
     this.tripFeatures = features;
-    void this.ready.then(() => this.map.getSource<GeoJSONSource>('trip')?.setData(collection(features)));
+    this.show('trip', features);
   }
   private tripFeatures: Feature[] = [];
 
@@ -355,14 +353,19 @@ export class FleetMap {
           } as Feature,
         ]
       : this.tripFeatures;
-    void this.ready.then(() => this.map.getSource<GeoJSONSource>('trip')?.setData(collection(features)));
+    this.show('trip', features);
   }
 
   setAlertPin(point: [number, number] | null): void {
     const features: Feature[] = point
       ? [{ type: 'Feature', geometry: { type: 'Point', coordinates: point }, properties: {} }]
       : [];
-    void this.ready.then(() => this.map.getSource<GeoJSONSource>('alert-pin')?.setData(collection(features)));
+    this.show('alert-pin', features);
+  }
+
+  /** Replaces what a GeoJSON source of the map draws, once the map is ready. */
+  private show(source: string, features: Feature[]): void {
+    void this.ready.then(() => this.map.getSource<GeoJSONSource>(source)?.setData(collection(features)));
   }
 
   /** Fits the map to points (a fleet, a trip, a geofence). */
