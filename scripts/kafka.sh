@@ -3,7 +3,7 @@
 # development and integration tests -- no Docker needed, only a JDK 17+ and
 # Maven (used once to download the Kafka jars from Maven Central).
 #
-# Usage: scripts/kafka.sh start|stop|status|reset|logs [-f]
+# Usage: scripts/kafka.sh start|stop|status|reset|logs [-f]|fetch
 #
 #   start   start the broker (no-op if already running); the last line of
 #           output is KAFKA_BROKERS=<host:port>
@@ -11,6 +11,8 @@
 #   status  exit 0 and print the address if the broker is up, else exit 1
 #   reset   stop and wipe all broker data (the downloaded jars are kept)
 #   logs    print the end of the broker log (-f to follow it)
+#   fetch   only download the jars (if not cached yet) and print their folder
+#           (the container test's Kafka stand-in image is built from them)
 #
 # Environment (defaults in brackets):
 #   KAFKA_PORT [9092]  KAFKA_CONTROLLER_PORT [9093]  KAFKA_VERSION [3.9.2]
@@ -335,5 +337,6 @@ case "${1:-}" in
   status) cmd_status ;;
   reset) cmd_reset ;;
   logs) shift; cmd_logs "$@" ;;
+  fetch) fetch_jars; echo "$LIBS_DIR" ;;
   *) usage ;;
 esac

@@ -10,8 +10,8 @@ const run = promisify(execFile);
 
 /**
  * The prod overlay's migration Job, run as its pod would run it: the command rendered by
- * `kubectl kustomize k8s/overlays/prod/migrate`, from the workspace root (the image's /app holds the
- * same dist/ and scripts/), with nothing but DATABASE_URL from the Secret.
+ * `kubectl kustomize k8s/overlays/prod/migrate`, from dist/image (what the image's /app holds: `npm run
+ * build` bundles it, scripts/image/bundle.mjs), with nothing but DATABASE_URL from the Secret.
  */
 function jobCommand(): string[] {
   const text = execFileSync(
@@ -30,7 +30,7 @@ async function runJob(databaseUrl: string): Promise<{ code: number; stdout: stri
   const [file, ...args] = jobCommand();
   try {
     const { stdout } = await run(file, args, {
-      cwd: repoRoot,
+      cwd: join(repoRoot, 'dist/image'),
       env: { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: databaseUrl },
     });
     return { code: 0, stdout };

@@ -244,7 +244,7 @@ export function renderMigrationJob(image = 'fleet-telemetry:latest'): string {
     '          command:',
     '            - sh',
     '            - -c',
-    '            - for app in "$@"; do echo "migrating $app"; node -r ./scripts/runtime-aliases.cjs "dist/apps/$app/src/migrate.js" || exit 1; done',
+    '            - for app in "$@"; do echo "migrating $app"; node apps/migrate.js "$app" || exit 1; done',
     '            - migrate',
     ...allServiceNames.map((service) => `            - ${service}`),
     '          env:',

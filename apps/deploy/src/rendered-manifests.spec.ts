@@ -229,7 +229,7 @@ describe('every overlay', () => {
     expect(job.kind).toBe('Job');
     const container = containerOf(job);
     for (const service of allServiceNames) expect(container.command).toContain(service);
-    expect(container.command.join(' ')).toContain('dist/apps/$app/src/migrate.js');
+    expect(container.command.join(' ')).toContain('node apps/migrate.js "$app"');
     expect(container.env).toEqual([
       { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: secretName, key: 'DATABASE_URL' } } },
     ]);

@@ -46,6 +46,8 @@ export default async function globalSetup(): Promise<void> {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
   // …and the web console the apps serve (the browser tests drive it).
   execFileSync(process.execPath, ['apps/console/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+  // …and the production image's bundle (dist/image), which the migration Job's test runs.
+  execFileSync(process.execPath, ['scripts/image/bundle.mjs'], { cwd: repoRoot, stdio: 'ignore' });
 
   process.env[RUN_ID_ENV] = randomBytes(3).toString('hex');
   process.env[ADMIN_URL_ENV] = await resolvePostgres();
