@@ -2,6 +2,7 @@ import { DatabaseModule } from '@fleet/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { CommandNotifications } from './commands/command-notifications';
 import { CommandRequestsConsumer } from './commands/command-requests.consumer';
+import { DeviceCommandQueries } from './commands/device-commands.queries';
 import { DeviceCommandsService } from './commands/device-commands.service';
 import { ConnectedDevices } from './device-ports/connected-devices';
 import { DeviceGateway } from './device-ports/device-gateway';
@@ -48,6 +49,7 @@ export class TelemetryIngestModule {
         PositionSink,
         PositionIntakeService,
         PositionMetrics,
+        DeviceCommandQueries,
         DeviceCommandsService,
         DeviceListener,
         DeviceSettingsService,

@@ -1,6 +1,6 @@
 import { MAX_VEHICLE_NAME_LENGTH } from '@fleet/contracts';
 import { CommandGatewayException, CommandGatewayExceptionCode } from '../command-gateway.exception';
-import { CommandParameters } from './commands.service';
+import { CommandParameters } from './command-view';
 import { MAX_ODOMETER_KM } from './dto/command-inputs';
 
 /**

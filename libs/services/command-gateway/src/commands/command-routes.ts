@@ -10,7 +10,8 @@ import {
 import { applyDecorators, Controller } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CommandParameters, CommandsService, IDEMPOTENCY_WINDOW_HOURS } from './commands.service';
+import { CommandParameters } from './command-view';
+import { CommandsService, IDEMPOTENCY_WINDOW_HOURS } from './commands.service';
 import { idempotencyKeyOf, MAX_IDEMPOTENCY_KEY_LENGTH } from './command-requests';
 
 /**

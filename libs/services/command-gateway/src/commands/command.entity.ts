@@ -3,9 +3,6 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export { commandStatuses, CommandStatus };
 
-/** Statuses a command leaves only by a result, its expiry or a newer command of its type. */
-export const waitingStatuses: readonly CommandStatus[] = ['queued', 'sent'];
-
 const inList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
 
 /**
@@ -15,7 +12,7 @@ const inList = (values: readonly string[]) => values.map((value) => `'${value}'`
  */
 @Entity({ schema: 'commands', name: 'commands' })
 @Index('commands_vehicle_idx', ['vehicleId', 'createdAt'])
-// Partial (commands still waiting, by expiry), written by the migration.
+// Partial (commands still waiting, by expiry: the lifecycle's open statuses), written by the migration.
 @Index('commands_waiting_idx', { synchronize: false })
 @Check('commands_type_check', `"type" IN (${inList(commandTypes)})`)
 @Check('commands_status_check', `"status" IN (${inList(commandStatuses)})`)

@@ -1,7 +1,8 @@
 import { CommandRequestedV1, CommandResultV1, TopicSpec } from '@fleet/contracts';
 import { EventPublisher, OutgoingEvent } from '@fleet/platform';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { DeviceCommandQueries, DeviceCommandStore } from './device-commands.queries';
 import { DeviceCommandsService } from './device-commands.service';
 
 const VEHICLE = 7;
@@ -9,30 +10,16 @@ const COMMAND = '0b7e4a52-3c1d-4f5e-9a6b-7c8d9e0f1a2b';
 const HANDED_AT = new Date('2026-11-24T10:00:00.000Z');
 
 /**
- * A database that answers the statements by their first words, and records whether each transaction
- * committed (its callback resolved) or rolled back (it threw), as TypeORM's transaction() does.
+ * Transactions that record whether each committed (its callback resolved) or rolled back (it threw),
+ * as TypeORM's transaction() does.
  */
-function fakeDatabase() {
+function fakeTransactions() {
   const transactions: ('committed' | 'rolled back')[] = [];
-  const stored: unknown[][] = [];
-  const answer = async (sql: string, parameters: unknown[] = []): Promise<unknown[]> => {
-    if (sql.includes('SET handed_at')) {
-      return [
-        { command_id: COMMAND, type: 'doorLock', door_lock: true, ignition_on: null, handed_at: HANDED_AT },
-      ];
-    }
-    if (sql.includes('SET acknowledged_at')) return [{ command_id: COMMAND }];
-    if (sql.includes('INSERT INTO')) {
-      stored.push(parameters);
-      return [{ stored: 1 }];
-    }
-    return [];
-  };
+  const manager = {} as EntityManager;
   const dataSource = {
-    query: answer,
-    transaction: async <T>(work: (manager: { query: typeof answer }) => Promise<T>): Promise<T> => {
+    transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
       try {
-        const result = await work({ query: answer });
+        const result = await work(manager);
         transactions.push('committed');
         return result;
       } catch (error) {
@@ -41,7 +28,40 @@ function fakeDatabase() {
       }
     },
   } as unknown as DataSource;
-  return { dataSource, transactions, stored };
+  return { dataSource, manager, transactions };
+}
+
+/**
+ * The table, as the queries answer: every stored request is kept, a hand-out finds the door-lock
+ * command due, and an acknowledgement finds it pending. Each call is checked to run in the
+ * transaction's manager.
+ */
+function fakeQueries(manager: EntityManager) {
+  const stored: CommandRequestedV1[] = [];
+  const notified: number[][] = [];
+  const inTransaction = (given: EntityManager) => expect(given).toBe(manager);
+  const queries: DeviceCommandStore = {
+    store: async (given, request) => {
+      inTransaction(given);
+      stored.push(request);
+      return true;
+    },
+    notifyDue: async (given, vehicleIds) => {
+      inTransaction(given);
+      notified.push([...vehicleIds]);
+    },
+    handOut: async (given) => {
+      inTransaction(given);
+      return [{ command: { commandId: COMMAND, type: 'doorLock', lock: true }, handedAt: HANDED_AT }];
+    },
+    acknowledge: async (given, commandId) => {
+      inTransaction(given);
+      return commandId;
+    },
+    dueVehicles: async () => [],
+    pruneExpired: async () => {},
+  };
+  return { queries, stored, notified };
 }
 
 /** A publisher that keeps what it was given, or fails when told to. */
@@ -60,9 +80,16 @@ function fakePublisher() {
 const config = { commandResendSeconds: 30 } as TelemetryIngestConfig;
 
 async function serviceWithPendingCommand() {
-  const database = fakeDatabase();
+  const database = fakeTransactions();
+  const table = fakeQueries(database.manager);
   const broker = fakePublisher();
-  const service = new DeviceCommandsService(database.dataSource, broker.publisher, config);
+  const service = new DeviceCommandsService(
+    database.dataSource,
+    broker.publisher,
+    config,
+    // A fake of the table's statements (DeviceCommandStore): the service never sees SQL.
+    table.queries as unknown as DeviceCommandQueries,
+  );
   const lock: CommandRequestedV1 = {
     commandId: COMMAND,
     vehicleId: VEHICLE,
@@ -74,7 +101,10 @@ async function serviceWithPendingCommand() {
   };
   await service.record([lock, { ...lock, commandId: 'other', type: 'odometer', odometerKm: 5 }]);
   // query-api's command types are not ingest's.
-  expect(database.stored.map((parameters) => parameters[0])).toEqual([COMMAND]);
+  expect(table.stored).toEqual([lock]);
+  // Stored: the vehicle is announced to every replica (at commit).
+  expect(table.notified).toEqual([[VEHICLE]]);
+  expect(database.transactions).toEqual(['committed']);
   database.transactions.length = 0;
   return { service, ...database, ...broker };
 }

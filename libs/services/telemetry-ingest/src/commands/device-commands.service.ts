@@ -13,27 +13,11 @@ import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ing
 import { CommandAcknowledgement } from '../osmand/osmand-report';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 import { HandedCommand } from './device-command-answer';
-import { DeviceCommandType } from './device-command.entity';
-import {
-  ACKNOWLEDGE,
-  DUE_VEHICLES,
-  HAND_OUT,
-  NOTIFY_DUE,
-  PRUNE_EXPIRED,
-  STORE_COMMAND,
-} from './device-commands.queries';
+import { DeviceCommandQueries } from './device-commands.queries';
 import { DueCommandVehicles } from './due-command-vehicles';
 
 /** The reason a `failed` result gives when the device reported `cmdstatus=failed`. */
 export const DEVICE_FAILURE_REASON = 'the device reported failure';
-
-interface HandedRow {
-  command_id: string;
-  type: DeviceCommandType;
-  door_lock: boolean | null;
-  ignition_on: boolean | null;
-  handed_at: Date | string;
-}
 
 /**
  * Device commands on the tracker port (issue 19): stores what `commands.requested.v1` asks of
@@ -51,17 +35,11 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
     @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
     private readonly publisher: EventPublisher,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
+    private readonly queries: DeviceCommandQueries,
   ) {
     this.due = new DueCommandVehicles({
-      dueVehicles: async () =>
-        (
-          (await this.dataSource.query(DUE_VEHICLES, [this.config.commandResendSeconds])) as {
-            vehicle_id: number;
-          }[]
-        ).map((row) => row.vehicle_id),
-      pruneExpired: async () => {
-        await this.dataSource.query(PRUNE_EXPIRED);
-      },
+      dueVehicles: () => this.queries.dueVehicles(this.config.commandResendSeconds),
+      pruneExpired: () => this.queries.pruneExpired(),
       becameDue: (vehicleIds) => {
         for (const listener of this.dueListeners) listener(vehicleIds);
       },
@@ -101,20 +79,11 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
     const stored = new Set<number>();
     await this.dataSource.transaction(async (manager) => {
       for (const request of deviceRequests) {
-        const [row] = (await manager.query(STORE_COMMAND, [
-          request.commandId,
-          request.vehicleId,
-          request.type,
-          request.type === 'doorLock' ? (request.lock ?? null) : null,
-          request.type === 'ignition' ? (request.on ?? null) : null,
-          request.requestedAt,
-          request.expiresAt,
-        ])) as { stored: number }[];
-        if (row.stored > 0) stored.add(request.vehicleId);
+        if (await this.queries.store(manager, request)) stored.add(request.vehicleId);
       }
       // Delivered at commit to every replica's listener (CommandNotifications): the one holding the
       // device's connection hands the command out within milliseconds, not at its next periodic read.
-      if (stored.size > 0) await manager.query(NOTIFY_DUE, [[...stored].join(',')]);
+      if (stored.size > 0) await this.queries.notifyDue(manager, stored);
     });
     this.due.add(stored);
   }
@@ -128,31 +97,23 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
     const mark = this.due.markOf(vehicleId);
     if (mark === undefined) return [];
     try {
-      const rows = await this.dataSource.transaction(async (manager) => {
-        const handed = (await manager.query(HAND_OUT, [
-          vehicleId,
-          this.config.commandResendSeconds,
-        ])) as HandedRow[];
+      const handed = await this.dataSource.transaction(async (manager) => {
+        const handedOut = await this.queries.handOut(manager, vehicleId, this.config.commandResendSeconds);
         // Inside the transaction: if `sent` cannot be published, the rows are rolled back.
-        if (handed.length > 0) {
+        if (handedOut.length > 0) {
           await this.publishResults(
-            handed.map((row) => ({
-              commandId: row.command_id,
+            handedOut.map(({ command, handedAt }) => ({
+              commandId: command.commandId,
               vehicleId,
               status: 'sent',
-              at: new Date(row.handed_at).toISOString(),
+              at: handedAt.toISOString(),
             })),
           );
         }
-        return handed;
+        return handedOut;
       });
       this.due.settle(vehicleId, mark);
-      return rows.map((row) => ({
-        commandId: row.command_id,
-        type: row.type,
-        ...(row.type === 'doorLock' ? { lock: row.door_lock === true } : {}),
-        ...(row.type === 'ignition' ? { on: row.ignition_on === true } : {}),
-      }));
+      return handed.map(({ command }) => command);
     } catch (error) {
       this.logger.warn({
         msg: 'device commands not handed out; due again at the next report',
@@ -171,11 +132,9 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
    */
   async acknowledge(vehicleId: number, acknowledgement: CommandAcknowledgement, at: Date): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const [done] = (await manager.query(ACKNOWLEDGE, [acknowledgement.commandId, vehicleId])) as {
-        command_id: string;
-      }[];
-      if (done === undefined) return;
-      const result = { commandId: done.command_id, vehicleId, at: at.toISOString() };
+      const commandId = await this.queries.acknowledge(manager, acknowledgement.commandId, vehicleId);
+      if (commandId === undefined) return;
+      const result = { commandId, vehicleId, at: at.toISOString() };
       // Inside the transaction: if the result cannot be published, the command stays pending.
       // A device's text may carry line breaks and NULs, which the result's text field refuses.
       // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed

@@ -2,7 +2,7 @@ import { commandTypes, CommandType } from '@fleet/contracts';
 import { utcWithZ } from '@fleet/formats';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { commandStatuses, CommandStatus } from '../command.entity';
-import { CommandView } from '../commands.service';
+import { CommandView } from '../command-view';
 
 const UTC = { format: 'date-time', description: 'UTC', example: '2026-04-28T10:00:00Z' } as const;
 
