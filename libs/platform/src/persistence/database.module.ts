@@ -62,9 +62,16 @@ export const InjectOutbox = (schema: string) => Inject(outboxToken(schema));
 function outboxProvider(schema: string): Provider {
   return {
     provide: outboxToken(schema),
-    inject: [getDataSourceToken(schema), EventPublisher, FleetMetrics],
-    useFactory: (dataSource: DataSource, publisher: EventPublisher, metrics: FleetMetrics) => {
-      const outbox = new Outbox(dataSource, schema, publisher);
+    inject: [getDataSourceToken(schema), EventPublisher, FleetMetrics, SERVICE_CONFIG],
+    useFactory: (
+      dataSource: DataSource,
+      publisher: EventPublisher,
+      metrics: FleetMetrics,
+      config: ServiceConfig,
+    ) => {
+      const outbox = new Outbox(dataSource, schema, publisher, {
+        notifications: { connectionString: config.database.url },
+      });
       metrics.addOutbox({ schema, backlog: () => outbox.backlog() });
       return outbox;
     },

@@ -87,4 +87,41 @@ describe('Outbox (real PostgreSQL)', () => {
     await waitFor(() => publisher.keys.includes('10'), { timeoutMs: 5_000, description: 'the next commit' });
     expect(publisher.keys).not.toContain('9');
   });
+
+  it("publishes another process's rows when their transaction commits, woken by the outbox's notification", async () => {
+    // A second relay with notifications and a poll of a minute, and a writer of its own (as the admin
+    // CLI or another replica writes): only the NOTIFY of the writer's commit can wake it in time.
+    const listening = new RecordingPublisher();
+    const relay = new Outbox(dataSource, 'relayed', listening, {
+      pollIntervalMs: 60_000,
+      notifications: { connectionString: database.url },
+    });
+    await outbox.onApplicationShutdown();
+    await relay.onApplicationBootstrap();
+    const writer = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    try {
+      await waitFor(
+        async () =>
+          Number(
+            (
+              await writer.query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'outbox-relayed'",
+              )
+            )[0].n,
+          ) === 1,
+        { description: 'the relay to listen' },
+      );
+      await writer.transaction(async (manager) => {
+        await Outbox.writeOnly(writer, 'relayed').enqueue(manager, Topics.companySnapshots, [snapshot(20)]);
+      });
+      await waitFor(() => listening.keys.includes('20'), {
+        timeoutMs: 10_000,
+        description: "the other process's row to be relayed",
+      });
+      expect(listening.keys).toEqual(['20']);
+    } finally {
+      await relay.onApplicationShutdown();
+      await writer.destroy();
+    }
+  });
 });

@@ -3,14 +3,26 @@ import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/c
 import { DataSource, EntityManager, QueryRunner, TransactionCommitEvent } from 'typeorm';
 import { EventPublisher, OutgoingEvent } from '../../messaging/message';
 import { traceHeadersOf } from '../../tracing/trace-context';
+import { PgChannelListener } from '../pg-channel-listener';
 import { OutboxRow } from './outbox.schema';
 
 export interface OutboxOptions {
   /** Rows published per transaction. */
   batchSize?: number;
-  /** How often other processes' writes are looked for; this process's own writes wake the relay at once. */
+  /**
+   * The relay LISTENs on the outbox's channel with a connection of its own: every enqueue notifies it
+   * when its transaction commits, in this process or another (a replica, the admin CLI).
+   */
+  notifications?: { connectionString: string };
+  /**
+   * How often the relay looks without being woken: 250 ms by default, 5 s with notifications (then
+   * only for a notification lost while the listening connection was down).
+   */
   pollIntervalMs?: number;
 }
+
+/** The NOTIFY channel of a schema's outbox. */
+export const outboxChannel = (schema: string) => `fleet_outbox_${schema}`;
 
 class RelayElsewhere extends EventPublisher {
   constructor(private readonly schema: string) {
@@ -40,6 +52,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private wakeRequested = false;
   /** Transactions that enqueued rows and have not committed yet: their commit wakes the relay. */
   private readonly uncommitted = new WeakSet<QueryRunner>();
+  private readonly listener?: PgChannelListener;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,7 +62,16 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   ) {
     this.logger = new Logger(`Outbox:${schema}`);
     this.batchSize = options.batchSize ?? 500;
-    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.pollIntervalMs = options.pollIntervalMs ?? (options.notifications ? 5_000 : 250);
+    if (options.notifications)
+      this.listener = new PgChannelListener({
+        connectionString: options.notifications.connectionString,
+        channel: outboxChannel(schema),
+        applicationName: `outbox-${schema}`,
+        onNotify: () => this.wake(),
+        // Rows committed while the connection was down notified nobody.
+        onListening: () => this.wake(),
+      });
     // Waking the relay when enqueue runs would look before the rows are committed (they are invisible
     // then) and leave them to the next poll; TypeORM's commit event is the moment they become visible.
     dataSource.subscribers.push({
@@ -82,14 +104,19 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   ): Promise<void> {
     if (events.length === 0) return;
     const trace = traceHeadersOf();
+    // The notification is sent when (and only if) the transaction commits, to every relay listening.
     await manager.query(
-      `INSERT INTO "${this.schema}".outbox (topic, key, payload, headers)
-       SELECT $1, key, payload, headers FROM unnest($2::text[], $3::jsonb[], $4::jsonb[]) AS e(key, payload, headers)`,
+      `WITH inserted AS (
+         INSERT INTO "${this.schema}".outbox (topic, key, payload, headers)
+         SELECT $1, key, payload, headers FROM unnest($2::text[], $3::jsonb[], $4::jsonb[]) AS e(key, payload, headers)
+         RETURNING 1)
+       SELECT pg_notify($5, '') WHERE EXISTS (SELECT FROM inserted)`,
       [
         topic.name,
         events.map((event) => event.key),
         events.map((event) => encodeEvent(topic, event.payload)),
         events.map((event) => JSON.stringify({ ...trace, ...event.headers })),
+        outboxChannel(this.schema),
       ],
     );
     // Publish as soon as the caller commits; a rollback leaves nothing to publish.
@@ -118,9 +145,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     return { rows: Number(row.rows), oldestAgeSeconds: Math.max(0, row.age ?? 0) };
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.running = true;
     this.loop = this.run();
+    await this.listener?.start();
   }
 
   /**
@@ -130,6 +158,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     const wasRunning = this.running;
     this.running = false;
+    await this.listener?.stop();
     this.wake();
     await this.loop;
     if (!wasRunning) return;
