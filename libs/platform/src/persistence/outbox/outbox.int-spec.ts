@@ -51,7 +51,7 @@ describe('Outbox (real PostgreSQL)', () => {
     await dataSource.runMigrations();
     publisher = new RecordingPublisher();
     outbox = new Outbox(dataSource, 'relayed', publisher, { pollIntervalMs: 60_000 });
-    outbox.onApplicationBootstrap();
+    await outbox.onApplicationBootstrap();
   });
   afterAll(async () => {
     await outbox.onApplicationShutdown();
