@@ -380,10 +380,14 @@ describe('the compose stack in containers', () => {
     expect(stored.size).toBeGreaterThanOrEqual(acknowledged.length);
   }, 300_000);
 
-  it('keeps its data in the named volumes across `down` and `up`', async () => {
+  it('stops a service on SIGTERM, and keeps its data in the named volumes across `down` and `up`', async () => {
     const [vehicle] = vehicles;
     const before = await history(vehicle.id);
     expect(before.length).toBeGreaterThan(0);
+    // node is PID 1 in the image: SIGTERM (podman stop) makes the service drain and exit 0 by itself,
+    // long before the 30 s after which podman would SIGKILL it (exit code 137).
+    await project.podman('stop', '--time', '30', project.container('query-api'));
+    expect(await project.exitCode('query-api')).toBe(0);
     await project.compose('down', '-t', '10');
     expect(await project.state('postgres')).toBeUndefined();
     await project.compose('up', '-d');
