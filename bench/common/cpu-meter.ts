@@ -1,7 +1,7 @@
 /**
  * Where the two cores went during a phase of a bench: CPU time of each process the bench stands on,
  * read from /proc (Linux only; elsewhere the figures are empty). In percent of one core, so the
- * groups of a phase add up to at most 100 × cores.
+ * groups of a phase add up to at most 100 × cores (to a tenth of a percent).
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -61,7 +61,7 @@ export class CpuMeter {
         // `after` and its last ticks are lost (connections closed mid-phase: small).
         let used = 0;
         for (const [pid, now] of ticks) used += now - (before.get(name)?.get(pid) ?? 0);
-        percent[name] = Math.round((100 * used) / TICKS_PER_SECOND / seconds);
+        percent[name] = Math.round((1000 * used) / TICKS_PER_SECOND / seconds) / 10;
       }
       return percent;
     };
