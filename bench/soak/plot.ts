@@ -1,5 +1,5 @@
 import { Resvg } from '@resvg/resvg-js';
-import type { SoakMinute } from './run';
+import type { SoakMinute } from './soak-minute';
 
 /**
  * vega and vega-lite ship as ECMAScript modules only, and this CommonJS build would turn a plain

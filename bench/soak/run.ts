@@ -27,25 +27,11 @@ import {
 } from '../../libs/testing/src';
 import { percentile, round } from '../common/infra';
 import { soakPlot } from './plot';
+import type { SoakMinute } from './soak-minute';
 
 const run = promisify(execFile);
 const repoRoot = resolve(__dirname, '../..');
 const log = (message: string) => process.stderr.write(`[soak] ${message}\n`);
-
-export interface SoakMinute {
-  minute: number;
-  positionsPerSecond: number;
-  alertsPerSecond: number;
-  webhooksPerSecond: number;
-  batchP99Ms: number | null;
-  readP99Ms: number | null;
-  /** Non-2xx answers to the load in the minute. */
-  failures: number;
-  rssMb: Record<string, number | null>;
-  eventLoopLagP99Ms: Record<string, number | null>;
-  /** Messages behind, summed over a service's groups and partitions (its first replica's view). */
-  consumerLag: Record<string, number | null>;
-}
 
 const p99 = (values: number[]) =>
   values.length === 0

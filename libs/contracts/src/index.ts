@@ -23,4 +23,5 @@ export * from './routes/route-table';
 export * from './actions';
 export * from './text';
 export * from './instant';
+export * from './time';
 export * from './openapi';

@@ -9,8 +9,7 @@ import { checkPositionReported } from './events/position-reported.check';
 import { PositionReportedV1 } from './events/position-reported.v1';
 import { VehicleSnapshotV1 } from './events/vehicle-snapshot.v1';
 import { defineTopic, TopicSpec } from './messaging/topic';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from './time';
 
 /** Every topic of the platform. Brokers never auto-create topics: provisioning reads this catalog. */
 export const Topics = {

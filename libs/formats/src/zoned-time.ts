@@ -1,3 +1,5 @@
+import { DAY_MS } from '@fleet/contracts';
+
 /**
  * Time values as the public interface writes them: UTC with or without `Z`, the same instant in the
  * user's IANA zone with or without its offset, and the company's .NET-style display pattern.
@@ -83,16 +85,14 @@ export function wallClock(instant: Date, timeZone: string): WallClock {
   return wallClockAt(instant.getTime() + offsetMinutes * 60_000, offsetMinutes);
 }
 
-const MS_PER_DAY = 86_400_000;
-
 /**
  * The calendar fields of `localMs` (an instant shifted by its offset, read as UTC), by integer
  * arithmetic: a record writes about ten time values, and a Date's getters or its ISO writer were a
  * visible share of a record's cost (docs/performance.md). Days to a civil date: H. Hinnant's `civil_from_days`.
  */
 function wallClockAt(localMs: number, offsetMinutes: number): WallClock {
-  const days = Math.floor(localMs / MS_PER_DAY);
-  let rest = localMs - days * MS_PER_DAY;
+  const days = Math.floor(localMs / DAY_MS);
+  let rest = localMs - days * DAY_MS;
   const millisecond = rest % 1000;
   rest = (rest - millisecond) / 1000;
   const second = rest % 60;

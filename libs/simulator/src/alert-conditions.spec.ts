@@ -1,6 +1,6 @@
 import { Condition, ConditionTracker } from './alert-conditions';
 import { RoadNetwork } from './road-network';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 const network = new RoadNetwork();
 const depot = network.areas.find((area) => area.name === 'Depot')!;

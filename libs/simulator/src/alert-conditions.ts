@@ -1,5 +1,5 @@
 import { RoadNetwork } from './road-network';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 /**
  * The limits the conditions below are judged by: the alert catalog's defaults

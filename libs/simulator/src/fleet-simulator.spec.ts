@@ -2,7 +2,7 @@ import { ConditionTracker } from './alert-conditions';
 import { FleetSimulator } from './fleet-simulator';
 import { RoadNetwork } from './road-network';
 import { SendOutcome } from './osmand-sender';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 const IMEIS = ['350000000000001', '350000000000002', '350000000000003'];
 

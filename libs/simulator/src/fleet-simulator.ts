@@ -4,7 +4,8 @@ import { CommandStatus, commandsOfAnswer, DeviceCommand } from './device-command
 import { ReportSender, SendOutcome } from './osmand-sender';
 import { hashText, Random } from './random';
 import { RoadNetwork } from './road-network';
-import { fleetTraits, SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
+import { fleetTraits, SimulatedVehicle } from './simulated-vehicle';
 
 export interface FleetSimulatorOptions {
   /** The trackers to simulate; each must be registered for its reports to be accepted. */

@@ -6,6 +6,7 @@ export * from './osmand-sender';
 export * from './random';
 export * from './rest-history';
 export * from './road-network';
+export * from './simulated-report';
 export * from './simulated-vehicle';
 export * from './vehicle-battery';
 export { TeltonikaDevice, type TeltonikaDeviceOptions } from './teltonika-device';

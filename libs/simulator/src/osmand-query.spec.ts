@@ -1,5 +1,5 @@
 import { toOsmAndQuery } from './osmand-query';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 const report: SimulatedReport = {
   imei: '356938035643809',

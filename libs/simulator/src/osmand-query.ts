@@ -1,5 +1,5 @@
 import { KMH_PER_KNOT } from '@fleet/geo';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 /**
  * The OsmAnd query string of a report, as a hardware tracker sends it: speed in knots, time in Unix

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { toOsmAndQuery } from './osmand-query';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 /** How the device port answered: an HTTP status, or 0 when no answer came (connection refused, timeout). */
 export interface SendOutcome {

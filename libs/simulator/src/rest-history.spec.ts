@@ -1,7 +1,8 @@
 import { Random } from './random';
 import { restHistory, RestingVehicle, restMornings } from './rest-history';
 import { RoadNetwork } from './road-network';
-import { fleetTraits, SimulatedReport, SimulatedVehicle } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
+import { fleetTraits, SimulatedVehicle } from './simulated-vehicle';
 import { VehicleBattery } from './vehicle-battery';
 
 const DAY = 86_400_000;

@@ -1,5 +1,6 @@
+import { DAY_MS, MINUTE_MS } from '@fleet/contracts';
 import { Random } from './random';
-import type { SimulatedReport } from './simulated-vehicle';
+import type { SimulatedReport } from './simulated-report';
 import { ALTERNATOR_VOLTS, RESTING_NOISE_VOLTS, VehicleBattery } from './vehicle-battery';
 
 /**
@@ -23,9 +24,6 @@ export const REST_NIGHT_REPORT_MINUTES_BEFORE_START: readonly number[] = [450, 3
 export const REST_ALTERNATOR_AFTER_SECONDS = 1;
 /** The engine runs this long each morning (standing), then the ignition goes off again. */
 export const REST_ENGINE_RUN_SECONDS = 60;
-
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
 
 /** The vehicle a pre-history is made for. */
 export interface RestingVehicle {

@@ -3,11 +3,11 @@ import { lateralAccelerationG } from '@fleet/motion';
 import { Condition, ConditionTracker } from './alert-conditions';
 import { Random } from './random';
 import { RoadNetwork } from './road-network';
+import { SimulatedReport } from './simulated-report';
 import {
   ENGINE_CODE_CLEARED_AFTER_S,
   ENGINE_CODES,
   fleetTraits,
-  SimulatedReport,
   SimulatedVehicle,
 } from './simulated-vehicle';
 

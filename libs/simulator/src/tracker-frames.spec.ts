@@ -1,5 +1,5 @@
 import { decodeAvlData, encodeAvlData } from '@fleet/trackers';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 import { gt06CommandOf, gt06FixOf, teltonikaCommandOf, teltonikaRecordOf } from './tracker-frames';
 
 const report: SimulatedReport = {

@@ -1,6 +1,6 @@
 import { AvlRecord, Gt06Fix, IoValue } from '@fleet/trackers';
 import { DeviceCommand } from './device-commands';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 
 /**
  * A report as a Teltonika FMB sends it (Codec 8 Extended), with the IO elements of the public

@@ -1,7 +1,7 @@
 import { CommandStatus, DeviceCommand } from './device-commands';
 import { Gt06Device } from './gt06-device';
 import { osmandHttpSender, OsmAndSender, SendOutcome } from './osmand-sender';
-import { SimulatedReport } from './simulated-vehicle';
+import { SimulatedReport } from './simulated-report';
 import { TeltonikaDevice } from './teltonika-device';
 import {
   gt06AnswerOf,

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@fleet/contracts';
 import { Random } from './random';
 
 /**
@@ -30,8 +31,6 @@ export const SURFACE_CHARGE_VOLTS = 0.35;
 export const SURFACE_CHARGE_SECONDS = 180;
 /** Noise of a resting reading (the tracker's measurement), ± volts. */
 export const RESTING_NOISE_VOLTS = 0.01;
-
-const DAY_MS = 86_400_000;
 
 export class VehicleBattery {
   /** Resting voltage at `since`. */

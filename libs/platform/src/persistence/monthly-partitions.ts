@@ -1,8 +1,7 @@
+import { HOUR_MS } from '@fleet/contracts';
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * How much time one partition holds: a month (`<table>_yyyy_mm`: position history, alert records) or a

@@ -1,7 +1,6 @@
+import { DAY_MS } from '@fleet/contracts';
 import { readLegacyTime } from '@fleet/formats';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
-
-const DAY_MS = 86_400_000;
 
 /** One UTC day: [from, to). */
 export interface UtcDay {

@@ -7,7 +7,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ALERTS_SCHEMA } from '../alert-engine.schema';
 import { AlertVehicles, KnownVehicle } from '../vehicles/alert-vehicles';
-import { CoveringConfiguration, emptyMemory, evaluateFix, Firing, VehicleMemory } from './evaluation';
+import { emptyMemory, evaluateFix, VehicleMemory } from './evaluation';
+import { CoveringConfiguration, Firing } from './rule-types';
 import { RuleSets } from './rule-sets';
 
 /** Most events evaluated in one transaction when partition batches are merged. */

@@ -1,5 +1,6 @@
 import { AlertTypes } from '@fleet/contracts';
-import { emptyMemory, evaluateFix, RuleFix, VehicleMemory } from './evaluation';
+import { emptyMemory, evaluateFix, VehicleMemory } from './evaluation';
+import { RuleFix } from './rule-types';
 import { configuration, LONDON, lookupOf, run, T0 } from './test/evaluation-harness';
 
 const overspeed = configuration(1, AlertTypes.overspeed.id);

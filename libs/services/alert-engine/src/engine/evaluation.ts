@@ -1,5 +1,5 @@
-import { AlertDataV1, AlertSettings, PositionReadingsV1, settingsWithDefaults } from '@fleet/contracts';
-import type { GeofenceIndex } from '@fleet/geo';
+import { AlertSettings, settingsWithDefaults } from '@fleet/contracts';
+import { CoveringConfiguration, Episode, Firing, GeofenceLookup, PreviousFix, RuleFix } from './rule-types';
 import {
   ConfigurationRule,
   configurationRules,
@@ -13,57 +13,6 @@ import {
  * vehicle, with what the rules remembered of the vehicle; gives the alerts that fire and the memory to
  * keep. No I/O: the consumer loads and stores the memory and the records around it.
  */
-
-/** One position of a vehicle, as the rules see it. */
-export interface RuleFix {
-  vehicleId: number;
-  /** Fix time, epoch milliseconds. */
-  fixTime: number;
-  lat: number;
-  lng: number;
-  readings: PositionReadingsV1;
-}
-
-/** An active configuration that covers the vehicle (coverage is decided before evaluation). */
-export interface CoveringConfiguration {
-  id: number;
-  companyId: number;
-  alertTypeId: number;
-  name: string;
-  /** With the type's defaults filled in. */
-  settings: AlertSettings;
-}
-
-/** The geofences of the companies whose configurations are evaluated, and their names. */
-export interface GeofenceLookup {
-  /** The index holding every geofence a covering configuration may name. */
-  index: GeofenceIndex;
-  nameOf(geofenceId: number): string | undefined;
-}
-
-/** The newest fix evaluated, as the rules compare the next one against it. */
-export interface PreviousFix {
-  /** Epoch milliseconds. */
-  fixTime: number;
-  lat: number;
-  lng: number;
-  /** This fix's own speed (harsh events pair consecutive fixes); absent when it reported none. */
-  speedKmh?: number;
-  /** The last ignition reported, carried over fixes that report none. */
-  ignition?: boolean;
-  /** The last charging state reported, carried over fixes that report none. */
-  charging?: boolean;
-}
-
-/**
- * A configuration's episode while it is not at rest: `since` is the fix time its condition started
- * (rules with a duration), `fired` that it fired and waits to re-arm. Rules at rest store nothing, so
- * a vehicle covered by a thousand quiet configurations keeps a small state.
- */
-export interface Episode {
-  since?: number;
-  fired?: true;
-}
 
 /**
  * What the rules remember of a vehicle between fixes: stored as JSON in `alerts.vehicle_states`.
@@ -80,16 +29,6 @@ export interface VehicleMemory {
 }
 
 export const emptyMemory = (): VehicleMemory => ({ version: 1, insideGeofences: [], episodes: {} });
-
-/** An alert the fix fired. */
-export interface Firing {
-  configurationId: number;
-  alertTypeId: number;
-  /** A sentence for the record's `description`, e.g. `Speed 112 km/h, above the maximum of 100 km/h`. */
-  description: string;
-  /** The type's webhook data (catalog), or null. */
-  data: AlertDataV1 | null;
-}
 
 export interface Evaluation {
   memory: VehicleMemory;

@@ -3,7 +3,7 @@ import { GeofenceIndex, GeofenceShape, IndexedGeofence } from '@fleet/geo';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { KnownVehicle } from '../vehicles/alert-vehicles';
-import type { CoveringConfiguration, GeofenceLookup } from './evaluation';
+import type { CoveringConfiguration, GeofenceLookup } from './rule-types';
 
 /** An active configuration as held in memory: what it covers, and what the rules are given of it. */
 export interface HeldConfiguration extends CoveringConfiguration {

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@fleet/contracts';
 import { readLegacyTime } from '@fleet/formats';
 import { QueryApiException, QueryApiExceptionCode } from '../query-api.exception';
 
@@ -6,7 +7,6 @@ const invalid = (description: string) =>
 
 /** Longest history range one request may ask for. */
 export const MAX_RANGE_DAYS = 31;
-const DAY_MS = 86_400_000;
 
 /** `from`/`to` of the V2 history routes (ISO 8601, already validated): default the last 24 hours. */
 export function timeRangeOf(from?: string, to?: string, now = new Date()): { from: Date; to: Date } {

@@ -1,10 +1,9 @@
+import { HOUR_MS } from '@fleet/contracts';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The insights keep what the positions keep: activity quarter hours and driving events older than

@@ -8,22 +8,7 @@ import { VehicleAccess } from '../common/vehicle-access';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { TripContext } from './dto/trip-record.dto';
-
-export interface TripPoint {
-  fixTime: Date;
-  lat: number;
-  lng: number;
-}
-
-export interface StoredTrip {
-  id: number;
-  vehicleId: number;
-  startTime: Date;
-  endTime: Date;
-  distanceM: number;
-  maxSpeedKmh: number;
-  points: TripPoint[];
-}
+import { StoredTrip } from './stored-trip';
 
 /** A page of trips and the context to show them in (the token's zone, addresses, the map URL). */
 export interface TripPage extends Counted<StoredTrip> {

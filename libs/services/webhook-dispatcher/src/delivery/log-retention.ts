@@ -1,10 +1,10 @@
+import { HOUR_MS } from '@fleet/contracts';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from '../webhook-dispatcher.config';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
 
-const HOUR_MS = 60 * 60 * 1000;
 /** Rows deleted per statement: short transactions, no long lock on a busy table. */
 const DELETE_BATCH = 5_000;
 

@@ -1,6 +1,6 @@
 import { AlertTypes } from '@fleet/contracts';
 import { shapeContains } from '@fleet/geo';
-import type { CoveringConfiguration, Firing, GeofenceLookup, PreviousFix, RuleFix } from '../evaluation';
+import type { CoveringConfiguration, Firing, GeofenceLookup, PreviousFix, RuleFix } from '../rule-types';
 import { GEOFENCE_EXIT_MARGIN_M } from './rule-constants';
 
 /** The configurations watching one geofence: entries (type 1) and exits (type 2). */

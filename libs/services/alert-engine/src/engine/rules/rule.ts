@@ -1,5 +1,5 @@
 import type { AlertDataV1, AlertSettingKey, AlertSettings } from '@fleet/contracts';
-import type { Episode, PreviousFix, RuleFix } from '../evaluation';
+import type { Episode, PreviousFix, RuleFix } from '../rule-types';
 
 /**
  * What every rule of one configuration is made of: it looks at the fix, the previous fix and its own

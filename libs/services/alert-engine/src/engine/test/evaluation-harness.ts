@@ -1,13 +1,7 @@
 import type { AlertSettings, PositionReadingsV1 } from '@fleet/contracts';
 import { GeofenceIndex, IndexedGeofence } from '@fleet/geo';
-import {
-  CoveringConfiguration,
-  emptyMemory,
-  evaluateFix,
-  Firing,
-  GeofenceLookup,
-  VehicleMemory,
-} from '../evaluation';
+import { emptyMemory, evaluateFix, VehicleMemory } from '../evaluation';
+import { CoveringConfiguration, Firing, GeofenceLookup } from '../rule-types';
 
 /**
  * Runs fixes of one vehicle through `evaluateFix` the way the consumer does, the memory stored as

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@fleet/contracts';
 import { wallClock } from '@fleet/formats';
 import { Principal } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
@@ -39,8 +40,6 @@ interface EvidenceRow {
   charging: unknown;
   charger_power_kw: unknown;
 }
-
-const DAY_MS = 86_400_000;
 
 /** A vehicle without a single row in either table. */
 const NO_EVIDENCE: Omit<BatteryEvidence, 'today'> = Object.freeze({

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@fleet/contracts';
 import { readLegacyTime, wallClock } from '@fleet/formats';
 
 /**
@@ -19,7 +20,6 @@ export enum ScoreIntervalType {
 /** Longest window a score may cover: a year, leap day included. */
 export const MAX_SCORE_WINDOW_DAYS = 366;
 
-const DAY_MS = 86_400_000;
 const DAYS_OF: Record<Exclude<ScoreIntervalType, ScoreIntervalType.InstantRange>, number> = {
   [ScoreIntervalType.Day]: 1,
   [ScoreIntervalType.ThreeDays]: 3,

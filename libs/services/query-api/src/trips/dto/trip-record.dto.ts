@@ -7,7 +7,7 @@ import {
   utcWithoutOffset,
   utcWithZ,
 } from '@fleet/formats';
-import type { StoredTrip } from '../trips.service';
+import type { StoredTrip } from '../stored-trip';
 
 export class TripPointRecord {
   @ApiProperty({ type: 'integer', description: 'Unix seconds of the fix' }) id!: number;
