@@ -20,6 +20,7 @@ export * from './persistence/database.module';
 export * from './persistence/migrate-cli';
 export * from './persistence/monthly-partitions';
 export * from './persistence/pg-channel-listener';
+export * from './persistence/projection-wait';
 export * from './persistence/outbox/outbox';
 export * from './persistence/outbox/outbox.schema';
 export * from './messaging/message';

@@ -5,12 +5,12 @@ import {
   ConsumeEvents,
   EventBatch,
   Principal,
+  readWhenProjected,
   SnapshotTable,
 } from '@fleet/platform';
 import { Controller, Injectable } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { setTimeout as delay } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { CommandGatewayException, CommandGatewayExceptionCode } from '../command-gateway.exception';
 import { COMMANDS_SCHEMA } from '../command-gateway.schema.constants';
@@ -28,7 +28,6 @@ const commandVehicles: SnapshotTable<VehicleSnapshotV1> = {
 
 /** How long a route waits for a vehicle the projection has never seen (one registered a moment ago). */
 const UNKNOWN_VEHICLE_WAIT_MS = 2_000;
-const PROJECTION_POLL_MS = 50;
 
 /**
  * Which vehicles a token may command. A token reaches the vehicles mapped to its company or a company
@@ -68,15 +67,20 @@ export class CommandVehicles {
    * has never held is waited for, briefly.
    */
   private async companiesOfVehicle(vehicleId: number): Promise<number[] | undefined> {
-    const deadline = Date.now() + UNKNOWN_VEHICLE_WAIT_MS;
-    for (;;) {
-      const [row]: { company_ids: number[] }[] = await this.dataSource.query(
-        'SELECT company_ids FROM commands.vehicles WHERE vehicle_id = $1',
-        [vehicleId],
-      );
-      if (row || Date.now() >= deadline) return row?.company_ids;
-      await delay(PROJECTION_POLL_MS);
-    }
+    return readWhenProjected(
+      () => this.storedCompanies(vehicleId),
+      (companyIds) => companyIds !== undefined,
+      UNKNOWN_VEHICLE_WAIT_MS,
+    );
+  }
+
+  /** The vehicle's companies as the projection holds them (undefined: never seen). */
+  private async storedCompanies(vehicleId: number): Promise<number[] | undefined> {
+    const [row]: { company_ids: number[] }[] = await this.dataSource.query(
+      'SELECT company_ids FROM commands.vehicles WHERE vehicle_id = $1',
+      [vehicleId],
+    );
+    return row?.company_ids;
   }
 }
 

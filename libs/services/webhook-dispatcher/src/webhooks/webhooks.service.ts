@@ -1,5 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { Counted, Slice } from '@fleet/platform';
+import { Counted, readWhenProjected, Slice } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsSelect, IsNull } from 'typeorm';
@@ -37,7 +36,6 @@ export interface CreatedWebhook {
 
 /** How long a link waits for configurations the projection has not heard of yet, and how often it looks. */
 const PROJECTION_WAIT_MS = 3_000;
-const PROJECTION_POLL_MS = 50;
 
 /** Every column but the secret's ciphertext, which no route reads. */
 const VIEW_COLUMNS: FindOptionsSelect<Webhook> = {
@@ -245,14 +243,11 @@ export class WebhooksService {
    * ids and other companies' are known, and answered at once.
    */
   private async liveConfigurations(ids: readonly number[]): Promise<Map<number, KnownConfiguration>> {
-    const deadline = Date.now() + PROJECTION_WAIT_MS;
-    for (;;) {
-      const live = await this.projection.liveOf(ids);
-      if (live.size === ids.length || Date.now() >= deadline) return live;
-      const missing = ids.filter((id) => !live.has(id));
-      if (!(await this.anyUnknown(missing))) return live;
-      await delay(PROJECTION_POLL_MS);
-    }
+    return readWhenProjected(
+      () => this.projection.liveOf(ids),
+      async (live) => live.size === ids.length || !(await this.anyUnknown(ids.filter((id) => !live.has(id)))),
+      PROJECTION_WAIT_MS,
+    );
   }
 
   /** Whether the projection has no row (live or tombstone) for some of `ids`. */
