@@ -1,4 +1,4 @@
-import { DAY_MS, MINUTE_MS } from '@fleet/contracts';
+import { DAY_MS, MINUTE_MS } from './time';
 import { Random } from './random';
 import type { SimulatedReport } from './simulated-report';
 import { ALTERNATOR_VOLTS, RESTING_NOISE_VOLTS, VehicleBattery } from './vehicle-battery';

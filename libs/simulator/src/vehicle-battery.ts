@@ -1,4 +1,4 @@
-import { DAY_MS } from '@fleet/contracts';
+import { DAY_MS } from './time';
 import { Random } from './random';
 
 /**

@@ -1,0 +1,8 @@
+/**
+ * Lengths of time in ms for the simulator. @fleet/contracts defines the same (`time.ts`), but the
+ * simulator does not load the contracts at run time: it is a device emulator that speaks the trackers'
+ * protocols, and the contracts' index pulls in the class-validator decorators (and reflect-metadata,
+ * which the simulator's process never loads).
+ */
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
