@@ -1,7 +1,16 @@
 // Builds the web console (docs/console.md) into dist/console: the app bundled by esbuild, MapLibre's
 // worker beside it, and the offline basemap (Natural Earth land and borders from the world-atlas
 // package, as GeoJSON). Run by `npm run build`; prints one line with what it wrote.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +20,11 @@ import { feature, mesh } from 'topojson-client';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, '../../dist/console');
+const target = join(here, '../../dist/console');
 const dev = process.argv.includes('--dev');
+// Built beside the target and swapped in at the end: builds may run at once (tests start several
+// `npm run stack`, each building), and none may see another's half-written folder.
+const out = `${target}.${process.pid}.tmp`;
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -53,6 +65,22 @@ const sizes = Object.fromEntries(
   }),
 );
 writeFileSync(join(out, 'sizes.json'), JSON.stringify(sizes, null, 2));
+
+// The swap: the old folder moves aside, the new one takes its name. A concurrent build that got there
+// first leaves the same files; then this one's copy is dropped.
+const old = `${target}.${process.pid}.old`;
+try {
+  renameSync(target, old);
+} catch (error) {
+  if (error.code !== 'ENOENT') throw error; // none yet, or another build moved it aside just now
+}
+try {
+  renameSync(out, target);
+} catch (error) {
+  if (!existsSync(target)) throw error;
+  rmSync(out, { recursive: true, force: true });
+}
+rmSync(old, { recursive: true, force: true });
 const kb = (n) => `${Math.round(n / 1024)} KB`;
 process.stdout.write(
   `console: ${files.map((name) => `${name} ${kb(sizes[name].gzipBytes)}`).join(', ')} (gzipped) in dist/console\n`,

@@ -2,7 +2,7 @@
 // Nest's DI reads) into dist/image/ for the production image: lib/bundle.js with every app, a small
 // apps/<app>.js entry per app, the few packages that must stay real files (node_modules/) and the
 // built console (dist/console/). Copy dist/image/ to the image's /app and run `node apps/<app>.js`.
-// Usage: npm run build && node scripts/image/bundle.mjs   (prints a JSON summary of the sizes)
+// Usage: npm run build:image   (npm run build, then this; prints a JSON summary of the sizes)
 import { build } from 'esbuild';
 import { builtinModules, createRequire } from 'node:module';
 import * as fs from 'node:fs';

@@ -10,8 +10,8 @@ const run = promisify(execFile);
 
 /**
  * The prod overlay's migration Job, run as its pod would run it: the command rendered by
- * `kubectl kustomize k8s/overlays/prod/migrate`, from dist/image (what the image's /app holds: `npm run
- * build` bundles it, scripts/image/bundle.mjs), with nothing but DATABASE_URL from the Secret.
+ * `kubectl kustomize k8s/overlays/prod/migrate`, from dist/image (what the image's /app holds; the test
+ * setup bundles it, as `npm run build:image` does), with nothing but DATABASE_URL from the Secret.
  */
 function jobCommand(): string[] {
   const text = execFileSync(
