@@ -54,3 +54,4 @@ export * from './runtime/v8-flags';
 export * from './runtime/exit-codes';
 export * from './runtime/lifecycle-config';
 export * from './runtime/dependency-check';
+export * from './runtime/periodic-task';

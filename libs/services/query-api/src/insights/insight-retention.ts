@@ -1,50 +1,71 @@
 import { HOUR_MS } from '@fleet/contracts';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicTask } from '@fleet/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 
+/** Rows deleted per statement: short transactions, no long lock on tables the projection writes. */
+const DELETE_BATCH = 5_000;
+
 /**
  * The insights keep what the positions keep: activity quarter hours and driving events older than
  * `POSITIONS_RETENTION_DAYS` are deleted at start and every hour, as the position partitions are
- * dropped. Engine codes are kept (one row per vehicle and code; their first-seen time is history).
- * Every replica may run it: deleting what is already gone changes nothing.
+ * dropped, a batch at a time. Engine codes are kept (one row per vehicle and code; their first-seen
+ * time is history). Every replica may run it: deleting what is already gone changes nothing.
  */
 @Injectable()
-export class InsightRetention implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(InsightRetention.name);
-  private timer?: NodeJS.Timeout;
+export class InsightRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly sweep: PeriodicTask;
 
   constructor(
     @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
     @Inject(QUERY_API_CONFIG) private readonly config: QueryApiConfig,
-  ) {}
+  ) {
+    this.sweep = new PeriodicTask(
+      'pruning insights past retention',
+      HOUR_MS,
+      () => this.prune(),
+      new Logger(InsightRetention.name),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    void this.prune();
-    this.timer = setInterval(() => void this.prune(), HOUR_MS);
-    this.timer.unref();
+    this.sweep.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.sweep.stop();
   }
 
-  async prune(): Promise<void> {
+  /** Deletes what is past retention; how many rows went from each table. */
+  async prune(): Promise<{ activity: number; drivingEvents: number }> {
     const days = this.config.positions.retentionDays;
-    try {
-      await this.dataSource.query(
-        `DELETE FROM query.vehicle_activity WHERE quarter < now() - make_interval(days => $1)`,
-        [days],
-      );
-      await this.dataSource.query(
-        `DELETE FROM query.driving_events WHERE occurred_at < now() - make_interval(days => $1)`,
-        [days],
-      );
-    } catch (error) {
-      // A failed sweep is retried within the hour; it must not take the service down.
-      this.logger.warn({ msg: 'pruning insights past retention failed', err: error });
+    return {
+      activity: await this.deleteInBatches(
+        `DELETE FROM query.vehicle_activity WHERE (vehicle_id, quarter) IN (
+           SELECT vehicle_id, quarter FROM query.vehicle_activity
+            WHERE quarter < now() - make_interval(days => $1) LIMIT $2)`,
+        days,
+      ),
+      drivingEvents: await this.deleteInBatches(
+        `DELETE FROM query.driving_events WHERE (vehicle_id, occurred_at, kind) IN (
+           SELECT vehicle_id, occurred_at, kind FROM query.driving_events
+            WHERE occurred_at < now() - make_interval(days => $1) LIMIT $2)`,
+        days,
+      ),
+    };
+  }
+
+  /** Runs a `DELETE … LIMIT $2` until it deletes less than a batch; the rows deleted in all. */
+  private async deleteInBatches(statement: string, days: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      // TypeORM answers a DELETE as [rows, count].
+      const [, deleted] = (await this.dataSource.query(statement, [days, DELETE_BATCH])) as [unknown, number];
+      total += deleted;
+      if (deleted < DELETE_BATCH) return total;
     }
   }
 }

@@ -1,4 +1,5 @@
 import { HOUR_MS } from '@fleet/contracts';
+import { PeriodicTask } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -15,30 +16,26 @@ const DELETE_BATCH = 5_000;
  */
 @Injectable()
 export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(DeliveryLogRetention.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly sweep: PeriodicTask;
 
   constructor(
     @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
     @Inject(WEBHOOK_DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
-  ) {}
+  ) {
+    this.sweep = new PeriodicTask(
+      'pruning the delivery log',
+      HOUR_MS,
+      () => this.prune(),
+      new Logger(DeliveryLogRetention.name),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    const run = () => {
-      this.running ??= this.prune()
-        .then(() => undefined)
-        .catch((error: unknown) => this.logger.error({ msg: 'pruning the delivery log failed', err: error }))
-        .finally(() => (this.running = undefined));
-    };
-    run();
-    this.timer = setInterval(run, HOUR_MS);
-    this.timer.unref();
+    this.sweep.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.sweep.stop();
   }
 
   /** Deletes what is past retention; returns how many deliveries went. */

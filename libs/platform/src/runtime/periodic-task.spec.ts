@@ -1,0 +1,77 @@
+import { Logger } from '@nestjs/common';
+import { PeriodicTask } from './periodic-task';
+
+const logger = { error: jest.fn() } as unknown as Logger;
+
+describe('PeriodicTask', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('runs at start and every interval, never twice at once', async () => {
+    jest.useFakeTimers();
+    let finish!: () => void;
+    let runs = 0;
+    const task = new PeriodicTask(
+      'a sweep',
+      1_000,
+      () => {
+        runs += 1;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      logger,
+    );
+    task.start();
+    expect(runs).toBe(1);
+    // The first run is still going at the next two intervals: no second run.
+    await jest.advanceTimersByTimeAsync(2_500);
+    expect(runs).toBe(1);
+    finish();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(runs).toBe(2);
+    finish();
+    await task.stop();
+  });
+
+  it('logs a failed run and runs again at the next interval', async () => {
+    jest.useFakeTimers();
+    let runs = 0;
+    const task = new PeriodicTask(
+      'a sweep',
+      1_000,
+      async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('database away');
+      },
+      logger,
+    );
+    task.start();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ msg: 'a sweep failed; will retry' }));
+    expect(runs).toBe(2);
+    await task.stop();
+  });
+
+  it('waits at stop for the run in flight, and runs no more after it', async () => {
+    jest.useFakeTimers();
+    let finish!: () => void;
+    let runs = 0;
+    const task = new PeriodicTask(
+      'a sweep',
+      1_000,
+      () => {
+        runs += 1;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      logger,
+    );
+    task.start();
+    let stopped = false;
+    const stopping = task.stop().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false);
+    finish();
+    await stopping;
+    expect(stopped).toBe(true);
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(runs).toBe(1);
+  });
+});

@@ -1,0 +1,38 @@
+import { Logger } from '@nestjs/common';
+
+/**
+ * A job a service runs at start and then every `intervalMs` (retention sweeps, expiry): never two runs
+ * at once (a run still going when the next is due is not doubled), a failed run logged and retried at
+ * the next interval, and `stop` waits for the run in flight, so a stopping service does not close its
+ * database under it. The timer does not keep the process alive.
+ */
+export class PeriodicTask {
+  private timer?: NodeJS.Timeout;
+  private current?: Promise<void>;
+
+  constructor(
+    private readonly what: string,
+    private readonly intervalMs: number,
+    private readonly task: () => Promise<unknown>,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.run();
+    this.timer = setInterval(() => this.run(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.current;
+  }
+
+  private run(): void {
+    this.current ??= this.task()
+      .then(() => undefined)
+      .catch((error: unknown) => this.logger.error({ msg: `${this.what} failed; will retry`, err: error }))
+      .finally(() => (this.current = undefined));
+  }
+}
