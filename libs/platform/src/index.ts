@@ -19,6 +19,7 @@ export * from './persistence/service-schema';
 export * from './persistence/database.module';
 export * from './persistence/migrate-cli';
 export * from './persistence/monthly-partitions';
+export * from './persistence/delete-in-batches';
 export * from './persistence/pg-channel-listener';
 export * from './persistence/projection-wait';
 export * from './persistence/outbox/outbox';

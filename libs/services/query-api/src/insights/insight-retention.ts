@@ -1,13 +1,10 @@
 import { HOUR_MS } from '@fleet/contracts';
-import { PeriodicTask } from '@fleet/platform';
+import { deleteInBatches, PeriodicTask } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
-
-/** Rows deleted per statement: short transactions, no long lock on tables the projection writes. */
-const DELETE_BATCH = 5_000;
 
 /**
  * The insights keep what the positions keep: activity quarter hours and driving events older than
@@ -43,29 +40,20 @@ export class InsightRetention implements OnApplicationBootstrap, OnApplicationSh
   async prune(): Promise<{ activity: number; drivingEvents: number }> {
     const days = this.config.positions.retentionDays;
     return {
-      activity: await this.deleteInBatches(
+      activity: await deleteInBatches(
+        this.dataSource,
         `DELETE FROM query.vehicle_activity WHERE (vehicle_id, quarter) IN (
            SELECT vehicle_id, quarter FROM query.vehicle_activity
             WHERE quarter < now() - make_interval(days => $1) LIMIT $2)`,
-        days,
+        [days],
       ),
-      drivingEvents: await this.deleteInBatches(
+      drivingEvents: await deleteInBatches(
+        this.dataSource,
         `DELETE FROM query.driving_events WHERE (vehicle_id, occurred_at, kind) IN (
            SELECT vehicle_id, occurred_at, kind FROM query.driving_events
             WHERE occurred_at < now() - make_interval(days => $1) LIMIT $2)`,
-        days,
+        [days],
       ),
     };
-  }
-
-  /** Runs a `DELETE … LIMIT $2` until it deletes less than a batch; the rows deleted in all. */
-  private async deleteInBatches(statement: string, days: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      // TypeORM answers a DELETE as [rows, count].
-      const [, deleted] = (await this.dataSource.query(statement, [days, DELETE_BATCH])) as [unknown, number];
-      total += deleted;
-      if (deleted < DELETE_BATCH) return total;
-    }
   }
 }

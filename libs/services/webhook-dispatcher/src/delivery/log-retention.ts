@@ -1,13 +1,10 @@
 import { HOUR_MS } from '@fleet/contracts';
-import { PeriodicTask } from '@fleet/platform';
+import { deleteInBatches, PeriodicTask } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from '../webhook-dispatcher.config';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
-
-/** Rows deleted per statement: short transactions, no long lock on a busy table. */
-const DELETE_BATCH = 5_000;
 
 /**
  * Drops deliveries (and, by cascade, their attempts) that finished more than
@@ -38,21 +35,13 @@ export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicati
     await this.sweep.stop();
   }
 
-  /** Deletes what is past retention; returns how many deliveries went. */
+  /** Deletes what is past retention, a batch at a time; returns how many deliveries went. */
   async prune(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted: unknown[] = await this.dataSource.query(
-        `WITH pruned AS (
-           DELETE FROM webhooks.deliveries WHERE id IN (
-             SELECT id FROM webhooks.deliveries
-              WHERE finished_at < now() - make_interval(days => $1) LIMIT $2)
-           RETURNING 1)
-         SELECT * FROM pruned`,
-        [this.config.logRetentionDays, DELETE_BATCH],
-      );
-      total += deleted.length;
-      if (deleted.length < DELETE_BATCH) return total;
-    }
+    return deleteInBatches(
+      this.dataSource,
+      `DELETE FROM webhooks.deliveries WHERE id IN (
+         SELECT id FROM webhooks.deliveries WHERE finished_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [this.config.logRetentionDays],
+    );
   }
 }
