@@ -10,18 +10,17 @@
  * --port-offset N (23000).
  */
 import 'reflect-metadata';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 // The harness is test code, not built into dist/: ts-node compiles it from source.
 import { adminCli as admin, StackProcess } from '../../libs/testing/src';
 import { CpuMeter, ProcessGroup } from '../common/cpu-meter';
+import { createBenchDatabase } from '../common/infra';
 
-const run = promisify(execFile);
 const log = (message: string) => process.stderr.write(`[idle] ${message}\n`);
 const TARGET_PERCENT_PER_SERVICE = 5;
 
@@ -33,11 +32,11 @@ async function main(): Promise<void> {
       'port-offset': { type: 'string', default: '23000' },
     },
   });
-  const databaseName = `fleet_idle_${process.pid}`;
-  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${databaseName}`;
+  const benchDatabase = await createBenchDatabase();
+  const databaseUrl = benchDatabase.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-idle-'));
 
-  log(`starting the stack (database ${databaseName})`);
+  log(`starting the stack (database ${new URL(databaseUrl).pathname.slice(1)})`);
   const stack = await StackProcess.start(
     ['--no-demo', '--port-offset', values['port-offset']!],
     { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
@@ -61,14 +60,11 @@ async function main(): Promise<void> {
     await delay(Number(values.settle) * 1000);
 
     await database.connect();
-    const backends = async () =>
-      (
-        await database.query<{ pid: number }>(
-          'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-          [databaseName],
-        )
-      ).rows.map((row) => row.pid);
-    const backendPids = await backends();
+    const backendPids = (
+      await database.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
+    ).rows.map((row) => row.pid);
     const services = stack.state().processes.filter((entry) => entry.pid !== undefined);
     const groups: Record<string, ProcessGroup> = Object.fromEntries(
       services.map((entry) => [entry.name, { pids: () => [entry.pid!] }]),
@@ -101,14 +97,7 @@ async function main(): Promise<void> {
     await database.end().catch(() => undefined);
     await stack.interrupt().catch(() => stack.kill());
     rmSync(dataDir, { recursive: true, force: true });
-    await run('psql', [
-      '-h',
-      '127.0.0.1',
-      '-U',
-      'postgres',
-      '-c',
-      `DROP DATABASE IF EXISTS ${databaseName}`,
-    ]).catch(() => undefined);
+    await benchDatabase.drop().catch(() => undefined);
   }
 }
 
