@@ -2,24 +2,16 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { allServiceNames, ServiceName } from '@fleet/contracts';
 import { repoRoot } from '@fleet/testing';
 
 const exec = promisify(execFile);
 
-/** The services of docker/compose.yaml built from the project's image, each with a healthcheck. */
-export const serviceNames = [
-  'auth',
-  'telemetry-ingest',
-  'query-api',
-  'command-gateway',
-  'alert-engine',
-  'webhook-dispatcher',
-] as const;
-export type ServiceName = (typeof serviceNames)[number];
+/** The services of docker/compose.yaml built from the project's image (compose names them as the platform does). */
+export const serviceNames = allServiceNames;
 
 /** The containers of the whole compose file. */
-export const containerNames = [...serviceNames, 'migrate', 'edge', 'postgres', 'kafka', 'redis'] as const;
-export type ContainerService = (typeof containerNames)[number];
+export type ContainerService = ServiceName | 'migrate' | 'edge' | 'postgres' | 'kafka' | 'redis';
 
 /** Secrets as a user puts them in docker/.env (docs/deployment.md), made fresh for each run. */
 export function freshSecrets(): Record<string, string> {

@@ -3,31 +3,36 @@ import { PeriodicTask } from './periodic-task';
 
 const logger = { error: jest.fn() } as unknown as Logger;
 
+/** A task whose every run lasts until `finish()`; `runs` counts the runs started. */
+function blockingTask() {
+  const state = { runs: 0, finish: () => {} };
+  const task = new PeriodicTask(
+    'a sweep',
+    1_000,
+    () => {
+      state.runs += 1;
+      return new Promise<void>((resolve) => (state.finish = resolve));
+    },
+    logger,
+  );
+  return { task, state };
+}
+
 describe('PeriodicTask', () => {
   afterEach(() => jest.useRealTimers());
 
   it('runs at start and every interval, never twice at once', async () => {
     jest.useFakeTimers();
-    let finish!: () => void;
-    let runs = 0;
-    const task = new PeriodicTask(
-      'a sweep',
-      1_000,
-      () => {
-        runs += 1;
-        return new Promise<void>((resolve) => (finish = resolve));
-      },
-      logger,
-    );
+    const { task, state } = blockingTask();
     task.start();
-    expect(runs).toBe(1);
+    expect(state.runs).toBe(1);
     // The first run is still going at the next two intervals: no second run.
     await jest.advanceTimersByTimeAsync(2_500);
-    expect(runs).toBe(1);
-    finish();
+    expect(state.runs).toBe(1);
+    state.finish();
     await jest.advanceTimersByTimeAsync(1_000);
-    expect(runs).toBe(2);
-    finish();
+    expect(state.runs).toBe(2);
+    state.finish();
     await task.stop();
   });
 
@@ -52,26 +57,16 @@ describe('PeriodicTask', () => {
 
   it('waits at stop for the run in flight, and runs no more after it', async () => {
     jest.useFakeTimers();
-    let finish!: () => void;
-    let runs = 0;
-    const task = new PeriodicTask(
-      'a sweep',
-      1_000,
-      () => {
-        runs += 1;
-        return new Promise<void>((resolve) => (finish = resolve));
-      },
-      logger,
-    );
+    const { task, state } = blockingTask();
     task.start();
     let stopped = false;
     const stopping = task.stop().then(() => (stopped = true));
     await jest.advanceTimersByTimeAsync(0);
     expect(stopped).toBe(false);
-    finish();
+    state.finish();
     await stopping;
     expect(stopped).toBe(true);
     await jest.advanceTimersByTimeAsync(5_000);
-    expect(runs).toBe(1);
+    expect(state.runs).toBe(1);
   });
 });
