@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:containers`: the project's image and docker/compose.yaml, run for real with podman.
-#  1. installs podman, podman-compose, runc, mmdebstrap (Debian packages) where missing;
+#  1. installs podman, podman-compose, runc, mmdebstrap, netavark, aardvark-dns and iptables (netavark
+#     sets up the bridge with it; not every machine has it) from Debian where missing;
 #  2. puts the base images in podman's store: pulled, or stand-ins where no registry answers
 #     (scripts/containers/base-images.sh; cached between runs on the same machine);
 #  3. builds the project's image from docker/Dockerfile and reports its size;
@@ -12,13 +13,13 @@ export CONTAINERS_CONF="$PWD/tests/containers/containers.conf"
 log() { printf 'test:containers: %s\n' "$*" >&2; }
 
 missing=()
-for tool in podman podman-compose runc mmdebstrap netavark aardvark-dns; do
+for tool in podman podman-compose runc mmdebstrap netavark aardvark-dns iptables; do
   command -v "$tool" >/dev/null || [[ -x "/usr/lib/podman/$tool" ]] || missing+=("$tool")
 done
 if ((${#missing[@]})); then
   log "installing ${missing[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman podman-compose runc mmdebstrap netavark aardvark-dns >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman podman-compose runc mmdebstrap netavark aardvark-dns iptables >/dev/null
 fi
 
 # The ports compose publishes must be free: a stack left running would answer in our place.

@@ -63,6 +63,13 @@ describe('the compose stack in containers', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
+    if (response.status >= 500) {
+      // A 5xx here is a bug to find: what the services wrote around it goes with the failure.
+      const logs = await Promise.all(
+        serviceNames.map(async (service) => `--- ${service}\n${await project.lastLogLines(service, 15)}`),
+      );
+      console.warn(`${method} ${path} answered ${response.status}: ${text}\n${logs.join('\n')}`);
+    }
     return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
   };
 
