@@ -22,6 +22,7 @@ import { LastPositionQueries } from '../../libs/services/query-api/src/last-posi
 import { NearestQueries } from '../../libs/services/query-api/src/nearest/nearest.queries';
 import { VehicleAccess } from '../../libs/services/query-api/src/common/vehicle-access';
 import { VisibleVehicles } from '../../libs/services/query-api/src/common/visible-vehicles';
+import { BatteryHealthQueries } from '../../libs/services/query-api/src/insights/battery/battery-health.queries';
 import { BatteryHealthService } from '../../libs/services/query-api/src/insights/battery/battery-health.service';
 import { SafetyScoreService } from '../../libs/services/query-api/src/insights/safety-score/safety-score.service';
 import { ScoreIntervalType } from '../../libs/services/query-api/src/insights/safety-score/score-window';
@@ -52,7 +53,7 @@ const companyVehicles = new VehicleAccess(
   undefined as unknown as CompanyDirectory,
   new VisibleVehicles(dataSource),
 );
-const batteries = new BatteryHealthService(dataSource, companyVehicles);
+const batteries = new BatteryHealthService(new BatteryHealthQueries(dataSource), companyVehicles);
 /** The principal of the bench's tokens (bench/common/tenant.ts): what the score reads of it is the time zone. */
 const benchPrincipal = (companyId: number): Principal => ({
   subject: `apikey:${companyId}`,

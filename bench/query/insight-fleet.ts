@@ -54,6 +54,18 @@ export async function seedInsights(pool: Pool, first: number, count: number, day
       ORDER BY q, v`,
     [first, last, days],
   );
+  // The resting samples per hour, as the projection sums them with the quarters (insight-projection.ts).
+  await pool.query(
+    `INSERT INTO query.vehicle_rest_hours
+       SELECT vehicle_id, date_trunc('hour', quarter AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', sum(rest_count),
+              sum(rest_sum_v), min(quarter), max(quarter), (array_agg(rest_last_v ORDER BY rest_last_at DESC))[1],
+              max(rest_last_at)
+         FROM query.vehicle_activity
+        WHERE vehicle_id BETWEEN $1 AND $2 AND rest_count > 0
+        GROUP BY 1, 2
+        ORDER BY 2, 1`,
+    [first, last],
+  );
   // About three driving events per vehicle and day, at random times; one in five severe.
   await pool.query(
     `INSERT INTO query.driving_events (vehicle_id, occurred_at, kind, severity, peak, speed_kmh)

@@ -34,15 +34,18 @@ interface BatteryPage {
   numberOfPages: number;
 }
 
-/** The local date (Berlin) `daysAgo` calendar days before today, `yyyy-MM-dd`. */
-function localDay(daysAgo: number): string {
-  const today = wallClock(new Date(), ZONE);
+/** The local date (Berlin, or `zone`) `daysAgo` calendar days before today, `yyyy-MM-dd`. */
+function localDay(daysAgo: number, zone = ZONE): string {
+  const today = wallClock(new Date(), zone);
   return new Date(Date.UTC(today.year, today.month - 1, today.day - daysAgo)).toISOString().slice(0, 10);
 }
 
-/** Epoch seconds of a Berlin wall clock (times between 00:00 and 01:59 or after 04:00: no DST gap). */
-const at = (day: string, clock: string): number =>
-  (readLegacyTime(`${day} ${clock}`, ZONE) as Date).getTime() / 1000;
+/** Epoch seconds of a Berlin (or `zone`) wall clock (times between 00:00 and 01:59 or after 04:00: no DST gap). */
+const at = (day: string, clock: string, zone = ZONE): number =>
+  (readLegacyTime(`${day} ${clock}`, zone) as Date).getTime() / 1000;
+
+/** India: UTC+05:30, so its midnight falls in the middle of a UTC hour. */
+const KOLKATA = 'Asia/Kolkata';
 
 /** `2026-11-20T04:15:00Z`: how the routes write instants. */
 const utc = (epochS: number) => new Date(epochS * 1000).toISOString().replace('.000', '');
@@ -70,6 +73,7 @@ describe('battery health routes, V2 and V1, from OsmAnd reports (real PostgreSQL
   let sub: number;
   let outsider: number;
   let token: string;
+  let kolkataToken: string;
   let allowlistToken: string;
   let outsiderToken: string;
   let noInsightsToken: string;
@@ -81,6 +85,7 @@ describe('battery health routes, V2 and V1, from OsmAnd reports (real PostgreSQL
     top = await h.newCompany({ name: 'Top', timeZone: ZONE });
     sub = await h.newCompany({ name: 'Sub', parentId: top, timeZone: ZONE });
     outsider = await h.newCompany({ name: 'Outsider', timeZone: 'UTC' });
+    const mumbai = await h.newCompany({ name: 'Mumbai', timeZone: KOLKATA });
     const vehicles: [string, number][] = [
       ['Weak', top],
       ['Healthy', top],
@@ -91,6 +96,7 @@ describe('battery health routes, V2 and V1, from OsmAnd reports (real PostgreSQL
       ['Cranky', top],
       ['SubVan', sub],
       ['Foreign', outsider],
+      ['Mumbai', mumbai],
     ];
     for (const [i, [name, companyId]] of vehicles.entries()) {
       imeis[name] = `8620000000000${String(i + 10)}`;
@@ -101,6 +107,7 @@ describe('battery health routes, V2 and V1, from OsmAnd reports (real PostgreSQL
       await h.newApiKey(top, { vehicleIds: [ids.Weak, ids.Electric, ids.Foreign] }),
     );
     outsiderToken = await h.token(await h.newApiKey(outsider));
+    kolkataToken = await h.token(await h.newApiKey(mumbai));
     noInsightsToken = await h.token(await h.newApiKey(top, { actions: [Actions.readVehicles] }));
 
     const fixes: Record<string, Fix[]> = {
@@ -153,6 +160,13 @@ describe('battery health routes, V2 and V1, from OsmAnd reports (real PostgreSQL
       ],
       SubVan: [[at(localDay(1), '05:00:00'), false, 12.5]],
       Foreign: morning(localDay(1), 12.6, 10.5, 14.1),
+      // Resting at 23:35 and 00:20 in Kolkata: two local days, one UTC hour (18:05 and 18:50 UTC).
+      Mumbai: [
+        [at(localDay(2, KOLKATA), '23:00:00', KOLKATA), true, 14.0],
+        [at(localDay(2, KOLKATA), '23:10:00', KOLKATA), false, 13.0],
+        [at(localDay(2, KOLKATA), '23:35:00', KOLKATA), false, 12.6],
+        [at(localDay(1, KOLKATA), '00:20:00', KOLKATA), false, 12.7],
+      ],
     };
     for (const [name, list] of Object.entries(fixes)) {
       for (const [timestamp, ignition, power, extra] of list) {
@@ -214,6 +228,19 @@ describe('battery health routes, V2 and V1, from OsmAnd reports (real PostgreSQL
       trend: 'Stable',
       predictedDaysToCritical: null,
       sampleCount: 8,
+    });
+  });
+
+  it('groups by local day in a zone whose midnight falls within a UTC hour (India, +05:30)', async () => {
+    const response = await v2('', kolkataToken);
+    expect(response.statusCode).toBe(200);
+    expect(itemOf(response.json<BatteryPage>(), 'Mumbai')).toMatchObject({
+      restingVoltage: 12.7,
+      restingVoltageAt: utc(at(localDay(1, KOLKATA), '00:20:00', KOLKATA)),
+      sampleCount: 2,
+      daysUsed: 2,
+      periodStart: utc(at(localDay(2, KOLKATA), '23:30:00', KOLKATA)),
+      periodEnd: utc(at(localDay(1, KOLKATA), '00:15:00', KOLKATA)),
     });
   });
 

@@ -10,6 +10,7 @@ import {
   BatteryHealthController,
   LegacyBatteryHealthController,
 } from './insights/battery/battery-health.controller';
+import { BatteryHealthQueries } from './insights/battery/battery-health.queries';
 import { BatteryHealthService } from './insights/battery/battery-health.service';
 import {
   EngineCodesController,
@@ -101,6 +102,7 @@ export class QueryApiModule {
         InsightRetention,
         SafetyScoreService,
         BatteryHealthService,
+        BatteryHealthQueries,
         EngineCodesService,
         PositionViews,
         {

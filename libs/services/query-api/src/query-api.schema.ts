@@ -10,7 +10,8 @@ import { VehicleCommands1764600000000 } from './migrations/1764600000000-vehicle
 import { Insights1764900000000 } from './migrations/1764900000000-insights';
 import { InsightIndexes1765000000000 } from './migrations/1765000000000-insight-indexes';
 import { LiveChannels1765200000000 } from './migrations/1765200000000-live-channels';
-import { DrivingEventRow, VehicleActivity, VehicleEngineCode } from './insights/insight.entities';
+import { RestingHours1765300000000 } from './migrations/1765300000000-resting-hours';
+import { DrivingEventRow, VehicleActivity, VehicleEngineCode, VehicleRestHour } from './insights/insight.entities';
 import { AppliedCommand } from './commands/applied-command.entity';
 import { LastPosition, Position } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';
@@ -21,7 +22,7 @@ export { QUERY_SCHEMA };
 
 /**
  * Tables owned by query-api: the vehicle registry, position history, the commands applied to the
- * registry, the insights' pre-aggregates (driving activity per quarter hour, driving events, engine codes), and the outbox of vehicle snapshots and command results.
+ * registry, the insights' pre-aggregates (driving activity per quarter hour, resting voltages per hour, driving events, engine codes), and the outbox of vehicle snapshots and command results.
  */
 export const querySchema: ServiceSchema = {
   schema: QUERY_SCHEMA,
@@ -33,6 +34,7 @@ export const querySchema: ServiceSchema = {
     VehicleCompany,
     AppliedCommand,
     VehicleActivity,
+    VehicleRestHour,
     DrivingEventRow,
     VehicleEngineCode,
   ],
@@ -48,6 +50,7 @@ export const querySchema: ServiceSchema = {
     Insights1764900000000,
     InsightIndexes1765000000000,
     LiveChannels1765200000000,
+    RestingHours1765300000000,
   ],
   outbox: true,
 };

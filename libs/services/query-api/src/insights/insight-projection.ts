@@ -34,7 +34,8 @@ function storedState(stored: unknown): InsightState {
  * The insights' part of the position projection (docs/insights.md): runs insight-state over a
  * vehicle's new fixes, then writes what they add in the projection's transaction: the quarter hours
  * of `vehicle_activity` (added to what is there), driving events (one row per episode, keeping its
- * strongest observation) and engine codes (first and last seen). Fixes are projected once (history
+ * strongest observation) and engine codes (first and last seen); resting samples are also summed
+ * per hour (`vehicle_rest_hours`). Fixes are projected once (history
  * de-duplicates them first), so adding is safe.
  */
 @Injectable()
@@ -111,13 +112,18 @@ export class InsightProjection {
         })),
     );
     if (!rows.length) return;
+    // One statement: the quarter hours, and their resting samples summed per hour into
+    // vehicle_rest_hours (what battery health reads; the hour is UTC whatever the session's zone).
     await manager.query(
-      `INSERT INTO query.vehicle_activity AS va
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, quarter timestamptz, distance_m float8,
+              driving_s float8, speeding_s float8, idle_s float8, rest_count int, rest_sum_v float8, rest_last_v real,
+              rest_last_at timestamptz, crank_count int, crank_min_v real, starts int)),
+       activity AS (
+       INSERT INTO query.vehicle_activity AS va
          (vehicle_id, quarter, distance_m, driving_s, speeding_s, idle_s, rest_count, rest_sum_v, rest_last_v,
           rest_last_at, crank_count, crank_min_v, starts)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, quarter timestamptz, distance_m float8,
-            driving_s float8, speeding_s float8, idle_s float8, rest_count int, rest_sum_v float8, rest_last_v real,
-            rest_last_at timestamptz, crank_count int, crank_min_v real, starts int)
+       SELECT * FROM input
        ON CONFLICT (vehicle_id, quarter) DO UPDATE SET
          distance_m = va.distance_m + EXCLUDED.distance_m, driving_s = va.driving_s + EXCLUDED.driving_s,
          speeding_s = va.speeding_s + EXCLUDED.speeding_s, idle_s = va.idle_s + EXCLUDED.idle_s,
@@ -127,7 +133,20 @@ export class InsightProjection {
          rest_last_at = GREATEST(va.rest_last_at, EXCLUDED.rest_last_at),
          crank_count = va.crank_count + EXCLUDED.crank_count,
          crank_min_v = LEAST(va.crank_min_v, EXCLUDED.crank_min_v),
-         starts = va.starts + EXCLUDED.starts`,
+         starts = va.starts + EXCLUDED.starts)
+       INSERT INTO query.vehicle_rest_hours AS rh
+         (vehicle_id, hour, rest_count, rest_sum_v, first_quarter, last_quarter, rest_last_v, rest_last_at)
+       SELECT vehicle_id, date_trunc('hour', quarter AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', sum(rest_count),
+              sum(rest_sum_v), min(quarter), max(quarter), (array_agg(rest_last_v ORDER BY rest_last_at DESC))[1],
+              max(rest_last_at)
+         FROM input WHERE rest_count > 0 AND rest_last_at IS NOT NULL
+        GROUP BY 1, 2
+       ON CONFLICT (vehicle_id, hour) DO UPDATE SET
+         rest_count = rh.rest_count + EXCLUDED.rest_count, rest_sum_v = rh.rest_sum_v + EXCLUDED.rest_sum_v,
+         first_quarter = LEAST(rh.first_quarter, EXCLUDED.first_quarter),
+         last_quarter = GREATEST(rh.last_quarter, EXCLUDED.last_quarter),
+         rest_last_v = CASE WHEN EXCLUDED.rest_last_at >= rh.rest_last_at THEN EXCLUDED.rest_last_v ELSE rh.rest_last_v END,
+         rest_last_at = GREATEST(rh.rest_last_at, EXCLUDED.rest_last_at)`,
       [JSON.stringify(rows)],
     );
   }

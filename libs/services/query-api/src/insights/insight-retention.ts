@@ -7,7 +7,7 @@ import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 
 /**
- * The insights keep what the positions keep: activity quarter hours and driving events older than
+ * The insights keep what the positions keep: activity quarter and resting hours and driving events older than
  * `POSITIONS_RETENTION_DAYS` are deleted at start and every hour, as the position partitions are
  * dropped, a batch at a time. Engine codes are kept (one row per vehicle and code; their first-seen
  * time is history). Every replica may run it: deleting what is already gone changes nothing.
@@ -37,7 +37,7 @@ export class InsightRetention implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** Deletes what is past retention; how many rows went from each table. */
-  async prune(): Promise<{ activity: number; drivingEvents: number }> {
+  async prune(): Promise<{ activity: number; restHours: number; drivingEvents: number }> {
     const days = this.config.positions.retentionDays;
     return {
       activity: await deleteInBatches(
@@ -45,6 +45,13 @@ export class InsightRetention implements OnApplicationBootstrap, OnApplicationSh
         `DELETE FROM query.vehicle_activity WHERE (vehicle_id, quarter) IN (
            SELECT vehicle_id, quarter FROM query.vehicle_activity
             WHERE quarter < now() - make_interval(days => $1) LIMIT $2)`,
+        [days],
+      ),
+      restHours: await deleteInBatches(
+        this.dataSource,
+        `DELETE FROM query.vehicle_rest_hours WHERE (vehicle_id, hour) IN (
+           SELECT vehicle_id, hour FROM query.vehicle_rest_hours
+            WHERE hour < now() - make_interval(days => $1) LIMIT $2)`,
         [days],
       ),
       drivingEvents: await deleteInBatches(

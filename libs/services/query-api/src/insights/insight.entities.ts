@@ -59,6 +59,40 @@ export class VehicleActivity {
   starts!: number;
 }
 
+/**
+ * Per vehicle and hour (UTC start), the resting voltage samples of its quarter hours in
+ * `vehicle_activity`, summed: what battery health reads for zones whose offset is a whole number of
+ * hours (docs/insights.md). Written by the position projection with the quarter hours.
+ */
+@Entity({ schema: 'query', name: 'vehicle_rest_hours' })
+export class VehicleRestHour {
+  @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
+  vehicleId!: number;
+
+  @PrimaryColumn({ type: 'timestamptz' })
+  hour!: Date;
+
+  @Column({ name: 'rest_count', type: 'integer' })
+  restCount!: number;
+
+  @Column({ name: 'rest_sum_v', type: 'double precision' })
+  restSumV!: number;
+
+  /** The first and the last quarter hour of the hour with resting samples. */
+  @Column({ name: 'first_quarter', type: 'timestamptz' })
+  firstQuarter!: Date;
+
+  @Column({ name: 'last_quarter', type: 'timestamptz' })
+  lastQuarter!: Date;
+
+  /** The latest resting sample of the hour and its fix time. */
+  @Column({ name: 'rest_last_v', type: 'real' })
+  restLastV!: number;
+
+  @Column({ name: 'rest_last_at', type: 'timestamptz' })
+  restLastAt!: Date;
+}
+
 /** A harsh manoeuvre or a speeding episode of a vehicle (docs/insights.md, Driving events). */
 @Entity({ schema: 'query', name: 'driving_events' })
 @Check(
