@@ -292,7 +292,10 @@ async function main(): Promise<void> {
     log(`${VEHICLES} vehicles registered`);
 
     // Every vehicle's fixes advance one second at a time, so each is new to history.
-    const clock = new Array<number>(VEHICLES + 1).fill(Math.floor(Date.now() / 1000) - 6 * 3600);
+    // Each vehicle drives north at ~7 km/h from its own start, one fix a second: a continuous track, so
+    // that telemetry-ingest's dirty-data rules (impossible speed) refuse none of it.
+    const trackStart = Math.floor(Date.now() / 1000) - 6 * 3600;
+    const clock = new Array<number>(VEHICLES + 1).fill(trackStart);
     let nextVehicle = 0;
     const nextFix = () => {
       const vehicle = (nextVehicle++ % VEHICLES) + 1;
@@ -300,7 +303,7 @@ async function main(): Promise<void> {
       return {
         vehicle,
         t,
-        lat: 52.3 + (vehicle % 100) / 200 + (t % 600) / 60_000,
+        lat: 52.3 + (vehicle % 100) / 200 + (t - trackStart) / 60_000,
         lon: 13.1 + Math.floor(vehicle / 100) / 20,
       };
     };

@@ -68,12 +68,7 @@ describe('@fleet/platform-tracing (the loader first in every main)', () => {
       OTEL_SERVICE_NAME: 'loader-test',
     });
 
-    for (const module of [
-      'sdk-trace-node',
-      'instrumentation-http',
-      'instrumentation-pg',
-      'instrumentation-kafkajs',
-    ])
+    for (const module of ['sdk-trace-node', 'instrumentation-http', 'instrumentation-pg'])
       expect(loaded.some((path) => path.includes(`@opentelemetry/${module}/`))).toBe(true);
     const spans = exportedSpans(collector.requests);
     expect(spans).toEqual([

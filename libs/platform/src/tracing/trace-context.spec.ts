@@ -1,12 +1,13 @@
 import { CompanySnapshotV1, Topics } from '@fleet/contracts';
-import { context, SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { IncomingMessage } from 'node:http';
+import { InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { Producer, ProducerRecord } from 'kafkajs';
 import { traceFields } from '../logging/logger';
 import { KafkaEventPublisher } from '../messaging/kafka/kafka-event-publisher';
-import { redactedQuery } from './sdk';
-import { contextOf, currentTraceparent, traceHeadersOf, withContinuedSpan } from './trace-context';
+import { admitsRequest, HeadSampler, redactedQuery, rootSamplingRatio } from './sdk';
+import { contextOf, currentTraceparent, isSampled, traceHeadersOf, withContinuedSpan } from './trace-context';
 
 const A = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const B = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -34,16 +35,45 @@ describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
     expect(seenInside).toBe(`00-${traceIdOf(A)}-${span.spanContext().spanId}-01`);
   });
 
-  it('starts a new trace when there is nothing to continue, and records a failure', async () => {
+  it('records a failure of the work on its span', async () => {
     await expect(
-      withContinuedSpan({ name: 'process t', kind: SpanKind.CONSUMER }, async () => {
+      withContinuedSpan({ name: 'process t', kind: SpanKind.CONSUMER, parent: A }, async () => {
         throw new Error('handler failed');
       }),
     ).rejects.toThrow('handler failed');
 
     const [span] = exporter.getFinishedSpans();
-    expect(span.parentSpanContext).toBeUndefined();
     expect(span.status.code).toBe(2 /* error */);
+  });
+
+  it('opens no span and no context when nothing it continues or links is sampled', async () => {
+    const unsampled = `${B.slice(0, -2)}00`;
+    const inside = await withContinuedSpan(
+      { name: 'process t', kind: SpanKind.CONSUMER, parent: unsampled, links: [unsampled, null] },
+      async (span) => ({ traceparent: currentTraceparent(), recording: span.isRecording() }),
+    );
+    expect(inside).toEqual({ traceparent: null, recording: false });
+    await withContinuedSpan({ name: 'process t', kind: SpanKind.CONSUMER }, async () => undefined);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('roots a span on a sampled link when the parent is not sampled', async () => {
+    await withContinuedSpan(
+      { name: 'process t', kind: SpanKind.CONSUMER, parent: `${B.slice(0, -2)}00`, links: [A] },
+      async () => undefined,
+    );
+    const [span] = exporter.getFinishedSpans();
+    expect(span.parentSpanContext).toBeUndefined();
+    expect(span.links.map((link) => link.context.traceId)).toEqual([traceIdOf(A)]);
+  });
+
+  it('reads the sampled flag of a traceparent from its text', () => {
+    expect(isSampled(A)).toBe(true);
+    expect(isSampled(`${A.slice(0, -2)}00`)).toBe(false);
+    expect(isSampled(`${A.slice(0, -2)}03`)).toBe(true);
+    expect(isSampled('00-abc')).toBe(false);
+    expect(isSampled(null)).toBe(false);
+    expect(isSampled(undefined)).toBe(false);
   });
 
   it('gives log lines the active span’s ids, and none outside a span', () => {
@@ -56,14 +86,13 @@ describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
     expect(traceFields()).not.toBe(traceFields());
   });
 
-  it('publishes consecutive events of one trace in one send, inside that trace', async () => {
-    const sends: { traceId?: string; keys: string[]; headers: unknown[] }[] = [];
+  it('publishes events of several traces in one send, with one producer span for the sampled ones', async () => {
+    const sends: { keys: string[]; headers: (Record<string, unknown> | undefined)[] }[] = [];
     const producer = {
       send: async (record: ProducerRecord) => {
         sends.push({
-          traceId: trace.getSpanContext(context.active())?.traceId,
           keys: record.messages.map((message) => String(message.key)),
-          headers: record.messages.map((message) => message.headers),
+          headers: record.messages.map((message) => message.headers as Record<string, unknown> | undefined),
         });
         return [];
       },
@@ -80,26 +109,108 @@ describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
       updatedAt: new Date().toISOString(),
     };
     const callerHeaders = { traceparent: A };
+    const unsampled = `${B.slice(0, -2)}00`;
 
     await new KafkaEventPublisher(producer).publish(Topics.companySnapshots, [
       { key: '1', payload, headers: callerHeaders },
       { key: '2', payload, headers: { traceparent: A } },
       { key: '3', payload },
       { key: '4', payload, headers: { traceparent: B } },
+      { key: '5', payload, headers: { traceparent: unsampled } },
     ]);
 
-    expect(sends.map(({ traceId, keys }) => ({ traceId, keys }))).toEqual([
-      { traceId: traceIdOf(A), keys: ['1', '2'] },
-      { traceId: undefined, keys: ['3'] },
-      { traceId: traceIdOf(B), keys: ['4'] },
+    const [span] = exporter.getFinishedSpans();
+    expect(span.name).toBe(`send ${Topics.companySnapshots.name}`);
+    expect(span.kind).toBe(SpanKind.PRODUCER);
+    expect(span.spanContext().traceId).toBe(traceIdOf(A));
+    expect(span.links.map((link) => link.context.traceId)).toEqual([traceIdOf(B)]);
+    const own = `00-${traceIdOf(A)}-${span.spanContext().spanId}-01`;
+    expect(sends).toEqual([
+      {
+        keys: ['1', '2', '3', '4', '5'],
+        headers: [
+          { traceparent: own },
+          { traceparent: own },
+          undefined,
+          { traceparent: B },
+          { traceparent: unsampled },
+        ],
+      },
     ]);
-    // The caller's headers are copied, not handed to the producer (the instrumentation writes into them).
-    expect(sends[0].headers[0]).not.toBe(callerHeaders);
+    // The caller's headers are not written into.
+    expect(callerHeaders).toEqual({ traceparent: A });
+  });
+
+  it('gives events without a header the caller’s trace, and opens no span when nothing is sampled', async () => {
+    const headers: unknown[] = [];
+    const producer = {
+      send: async (record: ProducerRecord) => {
+        headers.push(...record.messages.map((message) => message.headers));
+        return [];
+      },
+    } as unknown as Producer;
+    const payload: CompanySnapshotV1 = {
+      companyId: 1,
+      name: 'Company 1',
+      parentId: null,
+      status: 'active',
+      timeZone: 'UTC',
+      dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
+      showCommands: false,
+      version: 1,
+      updatedAt: new Date().toISOString(),
+    };
+    const unsampled = `${B.slice(0, -2)}00`;
+    await context.with(contextOf({ traceparent: unsampled }), () =>
+      new KafkaEventPublisher(producer).publish(Topics.companySnapshots, [{ key: '1', payload }]),
+    );
+    expect(headers).toEqual([{ traceparent: unsampled }]);
+    expect(exporter.getFinishedSpans()).toEqual([]);
   });
 
   it('reads and writes the W3C headers', () => {
     expect(traceHeadersOf(contextOf({ traceparent: A }))).toEqual({ traceparent: A });
     expect(traceHeadersOf(contextOf({}))).toEqual({});
+  });
+});
+
+describe('head sampling', () => {
+  const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+
+  it('reads the share of new traces from the standard variables', () => {
+    expect(rootSamplingRatio({})).toBe(1);
+    expect(rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toBe(0);
+    expect(
+      rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.01' }),
+    ).toBe(0.01);
+    expect(() =>
+      rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: 'half' }),
+    ).toThrow('OTEL_TRACES_SAMPLER_ARG');
+    expect(() => rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'jaeger_remote' })).toThrow('not supported');
+  });
+
+  it("admits a request that continues a trace by its traceparent's flag, a new one by the draw", () => {
+    expect(admitsRequest(request({ traceparent: A }), 0)).toBe(true);
+    expect(admitsRequest(request({ traceparent: `${A.slice(0, -2)}00` }), 1)).toBe(false);
+    expect(admitsRequest(request({}), 1)).toBe(true);
+    expect(admitsRequest(request({}), 0)).toBe(false);
+    const admitted = Array.from({ length: 10_000 }, () => admitsRequest(request({}), 0.1)).filter(Boolean);
+    expect(admitted.length).toBeGreaterThan(800);
+    expect(admitted.length).toBeLessThan(1_200);
+  });
+
+  it('follows the parent, keeps admitted server spans, and draws other roots', () => {
+    const sampler = new HeadSampler(0);
+    const decide = (parent: string | undefined, kind: SpanKind) =>
+      sampler.shouldSample(parent ? contextOf({ traceparent: parent }) : ROOT_CONTEXT, 'x', 'span', kind)
+        .decision;
+    expect(decide(A, SpanKind.INTERNAL)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(`${A.slice(0, -2)}00`, SpanKind.SERVER)).toBe(SamplingDecision.NOT_RECORD);
+    expect(decide(undefined, SpanKind.SERVER)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(undefined, SpanKind.CLIENT)).toBe(SamplingDecision.NOT_RECORD);
+    expect(new HeadSampler(1).shouldSample(ROOT_CONTEXT, 'x', 'span', SpanKind.CLIENT).decision).toBe(
+      SamplingDecision.RECORD_AND_SAMPLED,
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   context,
   Context,
+  INVALID_SPAN_CONTEXT,
   Link,
   propagation,
   ROOT_CONTEXT,
@@ -50,20 +51,40 @@ export interface ContinuedSpan {
 }
 
 /**
+ * Whether a `traceparent` says its trace is kept (the W3C flags' lowest bit), read from the text:
+ * the head-sampling decision made where the trace began, followed without building a context.
+ */
+export function isSampled(traceparent: string | null | undefined): boolean {
+  // version (2) - trace id (32) - parent id (16) - flags (2): the flags are characters 53 and 54.
+  return (
+    typeof traceparent === 'string' &&
+    traceparent.length >= 55 &&
+    (parseInt(traceparent.slice(53, 55), 16) & 1) === 1
+  );
+}
+
+/** What work gets instead of a span when none is opened: records nothing, carries no context. */
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
  * Runs `work` inside a span that continues the trace of `parent` (a stored `traceparent`), with
  * links to the other traces it serves; the span ends when `work` settles and records its error.
+ * When neither `parent` nor any link is a sampled trace, `work` runs without a span or a context
+ * (head sampling: the decision was made where each trace began, and a batch of unsampled events
+ * costs nothing here). Work continues traces; it never starts one.
  */
 export async function withContinuedSpan<T>(
   spec: ContinuedSpan,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = spec.parent ? contextOf({ traceparent: spec.parent }) : ROOT_CONTEXT;
+  if (!isSampled(spec.parent) && !spec.links?.some(isSampled)) return work(NO_SPAN);
+  const parent = isSampled(spec.parent) ? contextOf({ traceparent: spec.parent! }) : ROOT_CONTEXT;
   const links: Link[] = [];
   const seen = new Set(spec.parent ? [spec.parent] : []);
   for (const traceparent of spec.links ?? []) {
-    if (!traceparent || seen.has(traceparent)) continue;
-    seen.add(traceparent);
-    const linked = trace.getSpanContext(contextOf({ traceparent }));
+    if (!isSampled(traceparent) || seen.has(traceparent!)) continue;
+    seen.add(traceparent!);
+    const linked = trace.getSpanContext(contextOf({ traceparent: traceparent! }));
     if (linked) links.push({ context: linked });
   }
   const span = platformTracer().startSpan(

@@ -17,7 +17,7 @@ import { BatchCoalescer } from '../batch-coalescer';
 import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
 import { ConsumedEvent, MessageHeaders, RawMessage } from '../message';
-import { withContinuedSpan } from '../../tracing/trace-context';
+import { isSampled, withContinuedSpan } from '../../tracing/trace-context';
 
 function headersToStrings(headers: IHeaders | undefined): MessageHeaders {
   const result: MessageHeaders = {};
@@ -56,11 +56,11 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Runs one handler call in a `process <topic>` span that continues the trace of its first traced
- * event (the parent) and links the traces of the others: a handler takes the events of a chunk as one
+ * Runs one handler call in a `process <topic>` span that continues the trace of its first sampled
+ * event (the parent) and links the other sampled traces: a handler takes the events of a chunk as one
  * piece of work (often one transaction), so that work can have only one parent. What the handler
- * writes or publishes then carries the trace onwards (docs/tracing.md). kafkajs' instrumentation
- * opens its own `poll`/`process` spans for a batch, but as new traces that only link the producers.
+ * writes or publishes then carries the trace onwards (docs/tracing.md). A chunk without a sampled
+ * event gets no span at all: one span per chunk, never per message.
  */
 function inConsumeSpan(
   group: string,
@@ -74,7 +74,7 @@ function inConsumeSpan(
     {
       name: `process ${topic}`,
       kind: SpanKind.CONSUMER,
-      parent: traceparents.find(Boolean),
+      parent: traceparents.find(isSampled),
       links: traceparents,
       attributes: {
         'messaging.system': 'kafka',

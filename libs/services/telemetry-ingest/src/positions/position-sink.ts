@@ -1,5 +1,5 @@
 import { PositionReportedV1, Topics } from '@fleet/contracts';
-import { EventPublisher } from '@fleet/platform';
+import { currentTraceparent, EventPublisher } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 
 /** Most events in one broker send. */
@@ -15,6 +15,8 @@ export const MAX_SENDS_IN_FLIGHT = 2;
 
 interface Waiting {
   events: PositionReportedV1[];
+  /** The caller's trace (null: none, or tracing off): its events carry it, whichever send they go in. */
+  traceparent: string | null;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -35,7 +37,7 @@ export class PositionSink {
 
   publish(events: PositionReportedV1[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, resolve, reject });
+      this.queue.push({ events, traceparent: currentTraceparent(), resolve, reject });
       this.schedule();
     });
   }
@@ -67,7 +69,11 @@ export class PositionSink {
         await this.publisher.publish(
           Topics.positions,
           batch.flatMap((waiting) =>
-            waiting.events.map((payload) => ({ key: String(payload.vehicleId), payload })),
+            waiting.events.map((payload) => ({
+              key: String(payload.vehicleId),
+              payload,
+              headers: waiting.traceparent ? { traceparent: waiting.traceparent } : undefined,
+            })),
           ),
         );
         for (const waiting of batch) waiting.resolve();
