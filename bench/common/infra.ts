@@ -226,6 +226,28 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export const round = (value: number, decimals = 1) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
+/** The 99th percentile of unsorted samples, to 0.1; null without samples. */
+export const p99 = (values: readonly number[]): number | null =>
+  values.length === 0
+    ? null
+    : round(
+        percentile(
+          [...values].sort((a, b) => a - b),
+          99,
+        ),
+      );
+
+/** Resident memory of a process in MB, or null when it is gone. */
+export function rssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A numeric `--name value` flag of the bench command line. */
 export function numberFlag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -8,7 +8,7 @@
  */
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -25,33 +25,13 @@ import {
   StackState,
   WebhookReceiver,
 } from '../../libs/testing/src';
-import { percentile, round } from '../common/infra';
+import { p99, rssMb } from '../common/infra';
 import { soakPlot } from './plot';
 import type { SoakMinute } from './soak-minute';
 
 const run = promisify(execFile);
 const repoRoot = resolve(__dirname, '../..');
 const log = (message: string) => process.stderr.write(`[soak] ${message}\n`);
-
-const p99 = (values: number[]) =>
-  values.length === 0
-    ? null
-    : round(
-        percentile(
-          [...values].sort((a, b) => a - b),
-          99,
-        ),
-      );
-
-function rssMb(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Math.round(Number(match[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Sum of a metric's samples in a Prometheus text exposition (null when absent). */
 function metricSum(text: string, name: string): number | null {

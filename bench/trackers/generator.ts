@@ -22,8 +22,12 @@ import {
   summarize,
 } from './protocol';
 
-/** Fix times start this far back, so that a long run's one-second steps never reach the future. */
-const TRACK_START_MS = Math.floor(Date.now() / 1000) * 1000 - 24 * 3600_000;
+/**
+ * Fix times start this far back (a day, or TRACK_START_AGO_SECONDS), so that a long run's one-second
+ * steps never reach the future.
+ */
+const TRACK_START_MS =
+  Math.floor(Date.now() / 1000) * 1000 - Number(process.env.TRACK_START_AGO_SECONDS ?? 24 * 3600) * 1000;
 /** 50 km/h eastwards at latitude ~52.5: 13.9 m a second, 0.000205 degree of longitude. */
 const SPEED_KMH = 50;
 const LNG_PER_SECOND = 0.000_205;

@@ -12,6 +12,18 @@ import { contextOf, currentTraceparent, isSampled, traceHeadersOf, withContinued
 const A = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const B = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const traceIdOf = (traceparent: string) => traceparent.split('-')[1];
+/** What the publisher tests send. */
+const payload: CompanySnapshotV1 = {
+  companyId: 1,
+  name: 'Company 1',
+  parentId: null,
+  status: 'active',
+  timeZone: 'Europe/Berlin',
+  dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
+  showCommands: false,
+  version: 1,
+  updatedAt: new Date().toISOString(),
+};
 
 describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
   const exporter = new InMemorySpanExporter();
@@ -97,17 +109,6 @@ describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
         return [];
       },
     } as unknown as Producer;
-    const payload: CompanySnapshotV1 = {
-      companyId: 1,
-      name: 'Company 1',
-      parentId: null,
-      status: 'active',
-      timeZone: 'Europe/Berlin',
-      dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
-      showCommands: false,
-      version: 1,
-      updatedAt: new Date().toISOString(),
-    };
     const callerHeaders = { traceparent: A };
     const unsampled = `${B.slice(0, -2)}00`;
 
@@ -149,17 +150,6 @@ describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
         return [];
       },
     } as unknown as Producer;
-    const payload: CompanySnapshotV1 = {
-      companyId: 1,
-      name: 'Company 1',
-      parentId: null,
-      status: 'active',
-      timeZone: 'UTC',
-      dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
-      showCommands: false,
-      version: 1,
-      updatedAt: new Date().toISOString(),
-    };
     const unsampled = `${B.slice(0, -2)}00`;
     await context.with(contextOf({ traceparent: unsampled }), () =>
       new KafkaEventPublisher(producer).publish(Topics.companySnapshots, [{ key: '1', payload }]),

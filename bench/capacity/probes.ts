@@ -1,0 +1,264 @@
+/**
+ * bench/capacity's HTTP load and its latency probes. The batch endpoint and the OsmAnd port carry the
+ * bench's own fixes, whose acceptance time it knows; from them it measures, per step:
+ *   accepted → last position visible  (one probe vehicle per batch, polled in query.last_positions);
+ *   accepted → alert record            (fast fixes fire overspeed alerts: alerts.records.created_at);
+ *   alert record → webhook received    (the receiver's arrival time against that created_at).
+ * Clocks: the bench and PostgreSQL run on the same machine, so Date.now() and now() compare.
+ */
+import { Pool } from 'pg';
+import { sleep } from '../common/infra';
+import { BenchVehicle, SPEED_LIMIT_KMH } from './fleet';
+
+/** One fix in this many is above the speed limit (the vehicle's next one is below: an episode each). */
+const FAST_EVERY = 500;
+const BATCH_SIZE = 100;
+
+const keyOf = (vehicleId: number, fixSecond: number) => `${vehicleId}:${fixSecond}`;
+
+/** The latencies of one step, in ms, unsorted. */
+export interface StepLatencies {
+  visible: number[];
+  alertRecord: number[];
+  webhook: number[];
+}
+
+/**
+ * The fixes of vehicles that are not trackers: each vehicle drives its own track, one fix a second of
+ * its own clock (continuous, so that no dirty-data rule refuses it), starting two hours ago.
+ */
+export class FixSource {
+  private next = 0;
+  private readonly clock: number[];
+  /** Two hours back: recent, as a tracker's fixes are, and each vehicle's clock stays behind the wall clock. */
+  private readonly trackStart = Math.floor(Date.now() / 1000) - 2 * 3600;
+
+  constructor(private readonly vehicles: readonly BenchVehicle[]) {
+    this.clock = vehicles.map(() => this.trackStart);
+  }
+
+  fix(): { vehicle: BenchVehicle; t: number; lat: number; lng: number; speedKmh: number } {
+    const sequence = this.next++;
+    const index = sequence % this.vehicles.length;
+    const vehicle = this.vehicles[index];
+    const t = ++this.clock[index];
+    const step = t - this.trackStart;
+    return {
+      vehicle,
+      t,
+      // North-east at ~40 km/h through the company's area, past its geofences now and then.
+      lat: vehicle.company.centre.lat + (index % 50) / 1_000 + step * 0.000_08,
+      lng: vehicle.company.centre.lng + step * 0.000_08,
+      speedKmh: sequence % FAST_EVERY === FAST_EVERY - 1 ? SPEED_LIMIT_KMH + 30 : 40,
+    };
+  }
+}
+
+/** Acceptance times of fixes the bench sent, and the latencies measured from them. */
+export class Probes {
+  /** Probe vehicle → the fix it must show and when that was accepted. */
+  private readonly awaitingVisible = new Map<number, { t: number; acceptedAt: number }>();
+  /** Fast fix → when it was accepted (until its alert record is seen). */
+  private readonly fastAccepted = new Map<string, number>();
+  /** Alert record → when it was created (until its webhook arrives). */
+  private readonly recordCreated = new Map<string, number>();
+  /** Webhooks that arrived before the bench saw their record. */
+  private readonly webhookEarly = new Map<string, number>();
+  private lastRecordId = 0;
+  private latencies: StepLatencies = { visible: [], alertRecord: [], webhook: [] };
+  private polling = false;
+  private poller?: Promise<void>;
+
+  constructor(private readonly pool: Pool) {}
+
+  accepted(fixes: readonly { vehicle: BenchVehicle; t: number; speedKmh: number }[], at: number): void {
+    const probe = fixes[0];
+    if (probe) this.awaitingVisible.set(probe.vehicle.id, { t: probe.t, acceptedAt: at });
+    for (const fix of fixes)
+      if (fix.speedKmh > SPEED_LIMIT_KMH) this.fastAccepted.set(keyOf(fix.vehicle.id, fix.t), at);
+  }
+
+  /** A webhook body arrived (the receiver's handler): an overspeed alert's vehicle and fix time. */
+  webhookReceived(body: string, at: number): void {
+    let parsed: { AlertType?: string; VehicleId?: number; Timestamp?: string };
+    try {
+      parsed = JSON.parse(body) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (parsed.AlertType !== 'ExceedMaximumSpeed' || !parsed.VehicleId || !parsed.Timestamp) return;
+    const key = keyOf(parsed.VehicleId, Math.floor(Date.parse(parsed.Timestamp) / 1000));
+    const created = this.recordCreated.get(key);
+    if (created === undefined) this.webhookEarly.set(key, at);
+    else {
+      this.latencies.webhook.push(at - created);
+      this.recordCreated.delete(key);
+    }
+  }
+
+  start(): void {
+    this.polling = true;
+    this.poller = (async () => {
+      while (this.polling) {
+        await this.pollVisible();
+        await this.pollRecords();
+        await sleep(50);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.polling = false;
+    await this.poller;
+  }
+
+  /** The latencies measured since the last call (and a fresh set for the next step). */
+  take(): StepLatencies {
+    const taken = this.latencies;
+    this.latencies = { visible: [], alertRecord: [], webhook: [] };
+    return taken;
+  }
+
+  private async pollVisible(): Promise<void> {
+    if (this.awaitingVisible.size === 0) return;
+    const ids = [...this.awaitingVisible.keys()];
+    const { rows } = await this.pool.query<{ vehicle_id: number; t: string }>(
+      `SELECT vehicle_id, extract(epoch FROM fix_time)::bigint AS t FROM query.last_positions WHERE vehicle_id = ANY($1)`,
+      [ids],
+    );
+    const now = Date.now();
+    for (const row of rows) {
+      const awaited = this.awaitingVisible.get(row.vehicle_id);
+      if (awaited && Number(row.t) >= awaited.t) {
+        this.latencies.visible.push(now - awaited.acceptedAt);
+        this.awaitingVisible.delete(row.vehicle_id);
+      }
+    }
+  }
+
+  private async pollRecords(): Promise<void> {
+    const { rows } = await this.pool.query<{ id: string; vehicle_id: number; t: string; created_ms: string }>(
+      `SELECT id, vehicle_id, extract(epoch FROM utc_time)::bigint AS t,
+              (extract(epoch FROM created_at) * 1000)::bigint AS created_ms
+         FROM alerts.records WHERE id > $1 AND alert_type_id = 10 ORDER BY id LIMIT 10000`,
+      [this.lastRecordId],
+    );
+    for (const row of rows) {
+      this.lastRecordId = Math.max(this.lastRecordId, Number(row.id));
+      const key = keyOf(row.vehicle_id, Number(row.t));
+      const created = Number(row.created_ms);
+      const accepted = this.fastAccepted.get(key);
+      if (accepted !== undefined) {
+        this.latencies.alertRecord.push(created - accepted);
+        this.fastAccepted.delete(key);
+      }
+      const early = this.webhookEarly.get(key);
+      if (early !== undefined) {
+        this.latencies.webhook.push(early - created);
+        this.webhookEarly.delete(key);
+      } else this.recordCreated.set(key, created);
+    }
+  }
+}
+
+/** What a load sent: fixes accepted, fixes refused, and the statuses of the refusals. */
+export interface LoadResult {
+  accepted: number;
+  failed: number;
+  statuses: Record<string, number>;
+}
+
+/**
+ * Sends `rate` fixes a second for `seconds` through the batch endpoint, paced, in batches of 100 of one
+ * company's vehicles with that company's token (a token reaches only its company's vehicles), the
+ * companies in turn.
+ */
+export async function batchLoad(
+  edge: string,
+  sources: readonly { authorization: string; source: FixSource }[],
+  probes: Probes,
+  rate: number,
+  seconds: number,
+): Promise<LoadResult> {
+  const result: LoadResult = { accepted: 0, failed: 0, statuses: {} };
+  const inFlight = new Set<Promise<void>>();
+  const interval = (1000 * BATCH_SIZE) / rate;
+  const started = performance.now();
+  for (let tick = 0; performance.now() - started < seconds * 1000; tick++) {
+    const { authorization, source } = sources[tick % sources.length];
+    const fixes = Array.from({ length: BATCH_SIZE }, () => source.fix());
+    const body = JSON.stringify({
+      positions: fixes.map((fix) => ({
+        deviceId: fix.vehicle.imei,
+        timestamp: new Date(fix.t * 1000).toISOString(),
+        lat: fix.lat,
+        lon: fix.lng,
+        speedKmh: fix.speedKmh,
+      })),
+    });
+    const sent = fetch(`${edge}/ingest/v1/positions`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body,
+    }).then(
+      async (response) => {
+        await response.arrayBuffer();
+        if (response.status === 200) {
+          result.accepted += BATCH_SIZE;
+          probes.accepted(fixes, Date.now());
+        } else refused(result, String(response.status), BATCH_SIZE);
+      },
+      (error: Error) => refused(result, error.message, BATCH_SIZE),
+    );
+    const tracked = sent.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    await sleep(Math.max(0, started + (tick + 1) * interval - performance.now()));
+  }
+  await Promise.all(inFlight);
+  return result;
+}
+
+function refused(result: LoadResult, status: string, fixes: number): void {
+  result.failed += fixes;
+  result.statuses[status] = (result.statuses[status] ?? 0) + 1;
+}
+
+/** Sends `rate` single OsmAnd reports a second for `seconds` to the tracker port, paced. */
+export async function osmandLoad(
+  deviceUrl: string,
+  source: FixSource,
+  probes: Probes,
+  rate: number,
+  seconds: number,
+): Promise<LoadResult> {
+  const result: LoadResult = { accepted: 0, failed: 0, statuses: {} };
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / rate;
+  const started = performance.now();
+  for (let tick = 0; performance.now() - started < seconds * 1000; tick++) {
+    const fix = source.fix();
+    const query = new URLSearchParams({
+      id: fix.vehicle.imei,
+      timestamp: String(fix.t),
+      lat: String(fix.lat),
+      lon: String(fix.lng),
+      speed: String(fix.speedKmh / 1.852),
+    });
+    const sent = fetch(`${deviceUrl}/?${query}`, { method: 'POST' }).then(
+      async (response) => {
+        await response.arrayBuffer();
+        if (response.status === 200) {
+          result.accepted += 1;
+          probes.accepted([fix], Date.now());
+        } else refused(result, String(response.status), 1);
+      },
+      (error: Error) => refused(result, error.message, 1),
+    );
+    const tracked = sent.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    // Paced ten at a time: a timer per report would cost the bench more than the reports.
+    if (tick % 10 === 9) await sleep(Math.max(0, started + (tick + 1) * interval - performance.now()));
+  }
+  await Promise.all(inFlight);
+  return result;
+}
