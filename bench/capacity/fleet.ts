@@ -5,12 +5,10 @@
  * configurations and webhooks through the API at the stack's edge.
  */
 import { AlertTypes } from '@fleet/contracts';
-import { dataSourceOptions } from '@fleet/platform';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { log, sleep } from '../common/infra';
+import { benchDataSource, log, sleep } from '../common/infra';
 import { imeiOf } from '../trackers/protocol';
 
 export interface FleetSizes {
@@ -87,13 +85,7 @@ export async function provisionFleet(
   receiverUrl: (path: string) => string,
 ): Promise<Fleet> {
   const connect = (schema: typeof querySchema) =>
-    new DataSource(
-      dataSourceOptions(
-        schema,
-        { url: databaseUrl, migrateOnStart: false, poolSize: REGISTRATION_CONCURRENCY },
-        'bench',
-      ),
-    ).initialize();
+    benchDataSource(schema, databaseUrl, REGISTRATION_CONCURRENCY);
   const authSource = await connect(authSchema);
   const querySource = await connect(querySchema);
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });

@@ -169,6 +169,53 @@ export interface LoadResult {
 }
 
 /**
+ * Calls `send` `perSecond` times a second for `seconds`, sleeping after every `burst` calls to keep
+ * the pace, then waits for every call still in flight.
+ */
+async function paced(
+  perSecond: number,
+  seconds: number,
+  burst: number,
+  send: (tick: number) => Promise<void>,
+) {
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / perSecond;
+  const started = performance.now();
+  for (let tick = 0; performance.now() - started < seconds * 1000; tick++) {
+    const sent: Promise<void> = send(tick).finally(() => inFlight.delete(sent));
+    inFlight.add(sent);
+    if (tick % burst === burst - 1)
+      await sleep(Math.max(0, started + (tick + 1) * interval - performance.now()));
+  }
+  await Promise.all(inFlight);
+}
+
+/** Sends one request carrying `fixes` and counts its answer: 200 accepts them all (probed), else refused. */
+async function sendFixes(
+  url: string,
+  init: RequestInit,
+  fixes: Parameters<Probes['accepted']>[0],
+  result: LoadResult,
+  probes: Probes,
+): Promise<void> {
+  try {
+    const response = await fetch(url, init);
+    await response.arrayBuffer();
+    if (response.status === 200) {
+      result.accepted += fixes.length;
+      probes.accepted(fixes, Date.now());
+    } else refused(result, String(response.status), fixes.length);
+  } catch (error) {
+    refused(result, (error as Error).message, fixes.length);
+  }
+}
+
+function refused(result: LoadResult, status: string, fixes: number): void {
+  result.failed += fixes;
+  result.statuses[status] = (result.statuses[status] ?? 0) + 1;
+}
+
+/**
  * Sends `rate` fixes a second for `seconds` through the batch endpoint, paced, in batches of 100 of one
  * company's vehicles with that company's token (a token reaches only its company's vehicles), the
  * companies in turn.
@@ -181,10 +228,7 @@ export async function batchLoad(
   seconds: number,
 ): Promise<LoadResult> {
   const result: LoadResult = { accepted: 0, failed: 0, statuses: {} };
-  const inFlight = new Set<Promise<void>>();
-  const interval = (1000 * BATCH_SIZE) / rate;
-  const started = performance.now();
-  for (let tick = 0; performance.now() - started < seconds * 1000; tick++) {
+  await paced(rate / BATCH_SIZE, seconds, 1, (tick) => {
     const { authorization, source } = sources[tick % sources.length];
     const fixes = Array.from({ length: BATCH_SIZE }, () => source.fix());
     const body = JSON.stringify({
@@ -196,31 +240,10 @@ export async function batchLoad(
         speedKmh: fix.speedKmh,
       })),
     });
-    const sent = fetch(`${edge}/ingest/v1/positions`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body,
-    }).then(
-      async (response) => {
-        await response.arrayBuffer();
-        if (response.status === 200) {
-          result.accepted += BATCH_SIZE;
-          probes.accepted(fixes, Date.now());
-        } else refused(result, String(response.status), BATCH_SIZE);
-      },
-      (error: Error) => refused(result, error.message, BATCH_SIZE),
-    );
-    const tracked = sent.finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-    await sleep(Math.max(0, started + (tick + 1) * interval - performance.now()));
-  }
-  await Promise.all(inFlight);
+    const init = { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body };
+    return sendFixes(`${edge}/ingest/v1/positions`, init, fixes, result, probes);
+  });
   return result;
-}
-
-function refused(result: LoadResult, status: string, fixes: number): void {
-  result.failed += fixes;
-  result.statuses[status] = (result.statuses[status] ?? 0) + 1;
 }
 
 /** Sends `rate` single OsmAnd reports a second for `seconds` to the tracker port, paced. */
@@ -232,10 +255,8 @@ export async function osmandLoad(
   seconds: number,
 ): Promise<LoadResult> {
   const result: LoadResult = { accepted: 0, failed: 0, statuses: {} };
-  const inFlight = new Set<Promise<void>>();
-  const interval = 1000 / rate;
-  const started = performance.now();
-  for (let tick = 0; performance.now() - started < seconds * 1000; tick++) {
+  // Paced ten at a time: a timer per report would cost the bench more than the reports.
+  await paced(rate, seconds, 10, () => {
     const fix = source.fix();
     const query = new URLSearchParams({
       id: fix.vehicle.imei,
@@ -244,21 +265,7 @@ export async function osmandLoad(
       lon: String(fix.lng),
       speed: String(fix.speedKmh / 1.852),
     });
-    const sent = fetch(`${deviceUrl}/?${query}`, { method: 'POST' }).then(
-      async (response) => {
-        await response.arrayBuffer();
-        if (response.status === 200) {
-          result.accepted += 1;
-          probes.accepted([fix], Date.now());
-        } else refused(result, String(response.status), 1);
-      },
-      (error: Error) => refused(result, error.message, 1),
-    );
-    const tracked = sent.finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-    // Paced ten at a time: a timer per report would cost the bench more than the reports.
-    if (tick % 10 === 9) await sleep(Math.max(0, started + (tick + 1) * interval - performance.now()));
-  }
-  await Promise.all(inFlight);
+    return sendFixes(`${deviceUrl}/?${query}`, { method: 'POST' }, [fix], result, probes);
+  });
   return result;
 }

@@ -9,9 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { serviceNodeOptions } from '@fleet/platform';
+import { dataSourceOptions, ServiceSchema, serviceNodeOptions } from '@fleet/platform';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 
 export const repoRoot = join(__dirname, '../..');
 
@@ -216,6 +217,13 @@ export class ServiceProcess {
     await Promise.race([exited, sleep(10_000)]);
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
   }
+}
+
+/** A service schema's tables on the bench's database, for the admin's way in (no migrations run). */
+export function benchDataSource(schema: ServiceSchema, url: string, poolSize: number): Promise<DataSource> {
+  return new DataSource(
+    dataSourceOptions(schema, { url, migrateOnStart: false, poolSize }, 'bench'),
+  ).initialize();
 }
 
 /** Sorted-sample percentile. */

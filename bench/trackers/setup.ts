@@ -8,15 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Topics } from '@fleet/contracts';
-import { dataSourceOptions, namespaced } from '@fleet/platform';
+import { namespaced } from '@fleet/platform';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
 import { ProcessGroup } from '../common/cpu-meter';
 import {
+  benchDataSource,
   createBenchDatabase,
   deleteNamespaceTopics,
   ensureKafka,
@@ -258,13 +258,7 @@ export async function embeddedSetup(vehicleCount: number, connections: number): 
 
   log(`registering ${vehicleCount} vehicles through query-api's registry (the admin CLI's way)`);
   const connect = (schema: typeof querySchema) =>
-    new DataSource(
-      dataSourceOptions(
-        schema,
-        { url: databaseUrl, migrateOnStart: false, poolSize: REGISTRATION_CONCURRENCY },
-        'bench',
-      ),
-    ).initialize();
+    benchDataSource(schema, databaseUrl, REGISTRATION_CONCURRENCY);
   const authSource = await connect(authSchema);
   const registrySource = await connect(querySchema);
   const vehicles: BenchVehicle[] = [];

@@ -4,6 +4,7 @@ import { IncomingMessage } from 'node:http';
 import { InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { Producer, ProducerRecord } from 'kafkajs';
+import { companySnapshot } from '@fleet/testing';
 import { traceFields } from '../logging/logger';
 import { KafkaEventPublisher } from '../messaging/kafka/kafka-event-publisher';
 import { admitsRequest, HeadSampler, redactedQuery, rootSamplingRatio } from './sdk';
@@ -13,17 +14,7 @@ const A = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const B = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const traceIdOf = (traceparent: string) => traceparent.split('-')[1];
 /** What the publisher tests send. */
-const payload: CompanySnapshotV1 = {
-  companyId: 1,
-  name: 'Company 1',
-  parentId: null,
-  status: 'active',
-  timeZone: 'Europe/Berlin',
-  dateTimeFormat: 'dd/MM/yyyy HH:mm:ss',
-  showCommands: false,
-  version: 1,
-  updatedAt: new Date().toISOString(),
-};
+const payload: CompanySnapshotV1 = companySnapshot();
 
 describe('trace context (tracing on: a real SDK, spans kept in memory)', () => {
   const exporter = new InMemorySpanExporter();
