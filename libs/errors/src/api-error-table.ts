@@ -18,6 +18,8 @@ export enum ApiErrorRow {
   PayloadTooLarge = 'payload-too-large',
   HeadersTooLarge = 'headers-too-large',
   InternalServerError = 'internal-server-error',
+  /** Overload or a dependency down: nothing was accepted, the client retries (ingest routes). */
+  Unavailable = 'unavailable',
 }
 
 export interface ApiErrorShape {
@@ -61,5 +63,11 @@ export const API_ERROR_TABLE: Readonly<Record<ApiErrorRow, ApiErrorShape>> = {
     status: 500,
     type: ErrorType.ServerError,
     code: ErrorCode.InternalServerError,
+  },
+  // Not a row of the spec: only our own ingest routes answer it (decision 0005), as HTTP's 503 means.
+  [ApiErrorRow.Unavailable]: {
+    status: 503,
+    type: ErrorType.ServerError,
+    code: ErrorCode.ServiceUnavailable,
   },
 };

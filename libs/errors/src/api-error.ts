@@ -22,6 +22,8 @@ export enum ErrorCode {
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   RateLimitExceeded = 'RATE_LIMIT_EXCEEDED',
   InternalServerError = 'INTERNAL_SERVER_ERROR',
+  /** SERVER_ERROR: a dependency (the broker, the database) cannot take the request now; retry. */
+  ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalError = 'INTERNAL_ERROR',
 }
 

@@ -48,6 +48,13 @@ export class ApiException extends Error {
     return ApiException.of(ApiErrorRow.PayloadTooLarge, description);
   }
 
+  /** 503: nothing was taken; Retry-After says when to try again. */
+  static unavailable(description: string, retryAfterSeconds = 1): ApiException {
+    return ApiException.of(ApiErrorRow.Unavailable, description, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+
   static headersTooLarge(description = 'The request line or its headers are too large.'): ApiException {
     return ApiException.of(ApiErrorRow.HeadersTooLarge, description);
   }

@@ -85,6 +85,7 @@ const errorMeaning: Record<number, string> = {
   422: 'VALIDATION_ERROR/INVALID_INPUT: a route, query or body value is missing or cannot be parsed; the description names it.',
   429: 'RATE_LIMIT/RATE_LIMIT_EXCEEDED: a rate-limit window of this API key and endpoint is used up; Retry-After gives its length in seconds.',
   500: 'SERVER_ERROR/INTERNAL_SERVER_ERROR: an unexpected failure; the body carries no internals.',
+  503: 'SERVER_ERROR/SERVICE_UNAVAILABLE: the broker could not take the positions now (overload or outage); nothing was accepted, retry after Retry-After seconds.',
 };
 
 const rateLimitHeaders = {
@@ -109,11 +110,16 @@ function errorResponse(status: number, legacy: boolean): MethodDecorator & Class
     });
   }
   if (legacy) return ApiResponse({ status, description, schema: { $ref: family } });
-  if (status === 429) {
+  if (status === 429 || status === 503) {
     return ApiResponse({
       status,
       description,
-      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Window length, seconds.' } },
+      headers: {
+        'Retry-After': {
+          schema: { type: 'integer' },
+          description: status === 429 ? 'Window length, seconds.' : 'Seconds to wait before retrying.',
+        },
+      },
       schema: { $ref: getSchemaPath(ApiErrorDoc) },
     });
   }

@@ -8,7 +8,8 @@ import {
   RateLimit,
   RequiresAction,
 } from '@fleet/platform';
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiException } from '@fleet/errors';
+import { Body, Controller, HttpCode, Logger, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PositionBatchAccepted, PositionBatchDto } from './position-batch.dto';
 import { parseBatch } from './position-batch.parse';
@@ -29,6 +30,8 @@ import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telem
 @RequiresAction(Actions.writePositions)
 @RateLimit(false)
 export class PositionBatchController {
+  private readonly logger = new Logger('PositionBatch');
+
   constructor(
     private readonly intake: PositionIntakeService,
     private readonly companies: CompanyDirectory,
@@ -46,7 +49,7 @@ export class PositionBatchController {
   })
   @ApiBody({ type: PositionBatchDto })
   @ApiOkResponse({ type: PositionBatchAccepted })
-  @ApiErrors(422)
+  @ApiErrors(422, 503)
   // `object`, not the DTO: the global ValidationPipe skips it, parseBatch applies the DTO's rules faster.
   async ingest(
     @Body() body: object,
@@ -69,8 +72,11 @@ export class PositionBatchController {
           `positions[${error.index}].${error.field}: ${error.message}`,
         );
       }
+      // The directory, the settings or the broker could not answer (overload, an outage): nothing of the
+      // batch is held, so the sender is told to retry, as the tracker ports tell theirs.
       this.positions.rejected('batch', 'unavailable', reports.length);
-      throw error;
+      this.logger.error({ msg: 'position batch not accepted', err: error });
+      throw ApiException.unavailable('The positions could not be accepted now; nothing was stored. Retry.');
     }
   }
 
