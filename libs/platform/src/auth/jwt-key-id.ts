@@ -25,51 +25,44 @@ export function keyIdOfToken(token: string): string | undefined {
   }
 }
 
+/** How often, at most, the warning about tokens of another key is logged again. */
+const FOREIGN_KEY_WARNING_EVERY_MS = 10 * 60_000;
+
+/** The shape of a key id this platform makes (jwtKeyIdOf); anything else in a `kid` is not logged. */
+const KEY_ID_SHAPE = /^[A-Za-z0-9_-]{16}$/;
+
 /**
- * Notices tokens signed with another key than this service's: the sign of an AUTH_JWT_SECRET that
- * differs from auth's, which otherwise shows only as a bare 401 on every request. Logs a warning once
- * and shows the `jwt-key` readiness check down (advisory: a client can send any `kid`, so it must not
- * take the service out of rotation). A token of this service's own key id clears it.
+ * Notices refused tokens that name another key id than this service's: the sign of an AUTH_JWT_SECRET
+ * that differs from auth's, which otherwise shows only as a bare 401 on every request. It only logs a
+ * warning (at most every 10 minutes). It does not touch readiness: a refused token is unverified, so
+ * anybody can send one with any `kid`, and readiness must say nothing a client can write (docs/service-
+ * lifecycle.md, "JWT key id"). Readiness shows this service's own key id (`info.jwtKeyId`), which the
+ * operator compares with auth's.
  */
 @Injectable()
 export class JwtKeyCheck {
   private readonly logger = new Logger('JwtKey');
   readonly keyId: string;
-  private foreignKeyId?: string;
-  private warned = false;
+  private lastWarningAt = -Infinity;
 
   constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig, health: HealthRegistry) {
     this.keyId = jwtKeyIdOf(config.auth.jwtSecret);
     health.setInfo('jwtKeyId', this.keyId);
-    health.register({
-      name: 'jwt-key',
-      advisory: true,
-      check: async () => {
-        if (this.foreignKeyId !== undefined) throw new Error(this.mismatchMessage(this.foreignKeyId));
-      },
-    });
   }
 
-  /** A token that failed verification: if its key id is not ours, say so (once). */
-  refused(token: string | null): void {
+  /** A token that failed verification: if it names a key id that is not ours, warn (now and then). */
+  refused(token: string | null, now = Date.now()): void {
     const kid = token === null ? undefined : keyIdOfToken(token);
     if (kid === undefined || kid === this.keyId) return;
-    this.foreignKeyId = kid;
-    if (this.warned) return;
-    this.warned = true;
-    this.logger.warn({ msg: this.mismatchMessage(kid), tokenKeyId: kid, keyId: this.keyId });
-  }
-
-  /** A token that verified: if it names our key, this service and auth agree. */
-  accepted(token: string | null): void {
-    if (this.foreignKeyId === undefined || token === null) return;
-    if (keyIdOfToken(token) === this.keyId) this.foreignKeyId = undefined;
-  }
-
-  private mismatchMessage(kid: string): string {
-    return (
-      `token signed by a key this service does not have (kid ${kid}, this service's ${this.keyId}): ` +
-      "AUTH_JWT_SECRET differs from auth's"
-    );
+    if (now - this.lastWarningAt < FOREIGN_KEY_WARNING_EVERY_MS) return;
+    this.lastWarningAt = now;
+    this.logger.warn({
+      msg:
+        `a refused token names another key id than this service's (${this.keyId}): if auth's ` +
+        "/health/ready shows another jwtKeyId, AUTH_JWT_SECRET differs from auth's",
+      // Unverified input: logged only when it looks like one of our key ids (no log injection).
+      tokenKeyId: KEY_ID_SHAPE.test(kid) ? kid : '(not a key id)',
+      keyId: this.keyId,
+    });
   }
 }

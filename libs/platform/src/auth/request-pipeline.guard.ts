@@ -136,7 +136,6 @@ export class RequestPipelineGuard implements CanActivate {
       throw ApiException.invalidCredentials('The bearer token is missing, invalid or expired.');
     }
     const principal = request.user!;
-    this.keyCheck.accepted(token);
     if (token !== null) this.verified.remember(token, principal);
     return principal;
   }

@@ -7,9 +7,8 @@ export interface ReadinessCheck {
   check(): Promise<void>;
   /**
    * Shown in the readiness body but never makes the service unready: for a dependency the service
-   * works without (Redis: rate limits fail open) or a finding a client could provoke (an unknown
-   * token key id), which must not take every replica out of the edge's rotation. The status then
-   * says `degraded`.
+   * works without (Redis: rate limits fail open), which must not take every replica out of the
+   * edge's rotation. The status then says `degraded`. Never a check a client's request can change.
    */
   advisory?: boolean;
 }
