@@ -26,7 +26,9 @@ Ctrl-C stops all of it.
 
 Environment: DATABASE_URL (PostgreSQL server and database, created if missing; default
 postgres://postgres@127.0.0.1:5432/fleet_stack), REDIS_URL (default redis://127.0.0.1:6379); other
-settings (docs: README "Configuration") are passed to every service.`;
+settings (docs: README "Configuration") are passed to every service. STACK_NODE_FLAGS_<SERVICE> (e.g.
+STACK_NODE_FLAGS_QUERY_API="--cpu-prof --cpu-prof-dir=/tmp/prof") adds node flags to that service's
+processes: flags Node refuses in NODE_OPTIONS, such as --cpu-prof, for profiling one service.`;
 
 /** sysexits: a usage or configuration error, and a dependency that is not there. */
 const EXIT_USAGE = 64;
@@ -34,6 +36,12 @@ const EXIT_CONFIG = 78;
 const EXIT_UNAVAILABLE = 69;
 
 const repoRoot = resolve(__dirname, '../../../..');
+
+/** Node flags for one service's processes, from STACK_NODE_FLAGS_<SERVICE> (space-separated). */
+function nodeFlagsOf(service: string): string[] {
+  const value = process.env[`STACK_NODE_FLAGS_${service.toUpperCase().replace(/-/g, '_')}`] ?? '';
+  return value.split(' ').filter((flag) => flag !== '');
+}
 
 class StackError extends Error {
   constructor(
@@ -152,6 +160,7 @@ async function main(): Promise<void> {
         {
           name: instance.name,
           args: [
+            ...nodeFlagsOf(instance.service),
             '-r',
             join(repoRoot, 'scripts/runtime-aliases.cjs'),
             join(repoRoot, `dist/apps/${instance.service}/src/main.js`),
