@@ -190,6 +190,11 @@ describe('command routes (real PostgreSQL; vehicles from the registry)', () => {
       ['PUT', 'name', '', 'name'],
       ['PUT', 'name', 'name=%20%20%20', 'name'],
       ['PUT', 'name', `name=${'x'.repeat(101)}`, 'name'],
+      // Escapes that decode to no UTF-8 text (a lone surrogate, bytes no character starts with) were
+      // once stored as the literal text `%ED%A0%80`.
+      ['PUT', 'name', 'name=%ED%A0%80', 'name'],
+      ['PUT', 'name', 'name=%FF%FE', 'name'],
+      ['PUT', 'odometer', 'odometer=1%', 'odometer'],
     ] as const)('%s %s?%s is a 422 naming %s, and nothing is stored', async (method, route, query, field) => {
       const vehicleId = await freshVehicle();
       const response = await h.send(method, `/v2/api/vehicles/${vehicleId}/${route}?${query}`, token);

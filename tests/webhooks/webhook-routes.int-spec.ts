@@ -366,6 +366,48 @@ describe('webhook management routes (real PostgreSQL; configurations through ale
       expect(fetched.createdAt).toBe(record.createdAt);
     });
 
+    it.each([
+      [
+        'a multipart body cut inside a value',
+        'multipart/form-data; boundary=cut',
+        '--cut\r\nContent-Disposition: form-data; name="isActive"\r\n\r\nfal',
+      ],
+      [
+        'a multipart body whose last part is whole but has no closing boundary',
+        'multipart/form-data; boundary=cut',
+        '--cut\r\nContent-Disposition: form-data; name="isActive"\r\n\r\nfalse\r\n',
+      ],
+      [
+        'a multipart body ending in a delimiter without its closing dashes',
+        'multipart/form-data; boundary=cut',
+        '--cut\r\nContent-Disposition: form-data; name="isActive"\r\n\r\nfalse\r\n--cut',
+      ],
+      [
+        'a form whose escapes decode to no UTF-8 text',
+        'application/x-www-form-urlencoded',
+        'isActive=false&url=https://changed.example.com/%ED%A0%80',
+      ],
+      [
+        'a form with a malformed escape',
+        'application/x-www-form-urlencoded',
+        'isActive=false&url=https://changed.example.com/%ZZ',
+      ],
+    ])('answers %s with 422 and changes nothing', async (_what, contentType, payload) => {
+      const record = await created({ url, alertIds: [linkable[0]] });
+      const answer = await h.app.inject({
+        method: 'PUT',
+        url: `/v2/api/webhooks/${record.id}`,
+        headers: { authorization: `Bearer ${topToken}`, 'content-type': contentType },
+        payload,
+      });
+      expect({ status: answer.statusCode, body: answer.json() }).toMatchObject({
+        status: 422,
+        body: { type: 'VALIDATION_ERROR', code: 'INVALID_INPUT' },
+      });
+      const fetched = (await h.get(`/v2/api/webhooks/${record.id}`, topToken)).json<WebhookAnswer>();
+      expect(fetched).toEqual(withoutSecret(record));
+    });
+
     it('refuses alertIds [] on an alert-scoped webhook and another isGlobal; takes an equal isGlobal', async () => {
       const record = await created({ url, alertIds: [linkable[0]] });
       const path = `/v2/api/webhooks/${record.id}`;

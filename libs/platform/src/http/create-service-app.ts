@@ -23,7 +23,9 @@ import { isAddressInUse, portInUse } from '../runtime/exit-codes';
 import { RouteDirectory } from '../runtime/lifecycle-config';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
 import { serveConsole } from './console';
+import { checkMultipartEnd } from './multipart-end';
 import { serveOpenApiDocument } from './openapi';
+import { parseUrlencodedStrictly, undecodableField, undecodableMessage } from './percent-encoding';
 import { createValidationPipe } from './validation';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -121,15 +123,27 @@ function installRequestPipeline(
       sendHttpError(ApiException.headersTooLarge(), request, reply);
       return;
     }
+    // A query value whose escapes do not decode would otherwise reach the route with its escapes.
+    const query = request.url.indexOf('?');
+    const undecodable = query < 0 ? undefined : undecodableField(request.url.slice(query + 1));
+    if (undecodable !== undefined) {
+      sendHttpError(ApiException.invalidInput(undecodableMessage(undecodable)), request, reply);
+      return;
+    }
     // @fastify/multipart fails without a boundary in a way no filter sees as the client's mistake.
     const contentType = request.headers['content-type'];
-    if (contentType && MULTIPART.test(contentType) && !BOUNDARY.test(contentType)) {
-      sendHttpError(
-        ApiException.invalidInput('content-type: multipart/form-data needs a boundary parameter'),
-        request,
-        reply,
-      );
-      return;
+    if (contentType && MULTIPART.test(contentType)) {
+      const boundary = BOUNDARY.exec(contentType)?.[1].replace(/^"(.*)"$/, '$1');
+      if (!boundary) {
+        sendHttpError(
+          ApiException.invalidInput('content-type: multipart/form-data needs a boundary parameter'),
+          request,
+          reply,
+        );
+        return;
+      }
+      // A body cut before its closing boundary is a 422, not a 200 without its last field.
+      checkMultipartEnd(request.raw, boundary);
     }
     if (request.routeOptions.url === undefined && directory) {
       // No route of this process matched: if another service owns it, say which.
@@ -200,10 +214,11 @@ export async function createServiceApp(
   @Module({ imports: [PlatformModule.forRoot(config), ...modules] })
   class ServiceRootModule {}
 
+  const bodyLimit = options.bodyLimit ?? 1_048_576;
   const adapter = new FastifyAdapter({
     logger: false,
     genReqId: requestIdOf,
-    bodyLimit: options.bodyLimit ?? 1_048_576,
+    bodyLimit,
     http: { maxHeaderSize: PARSER_HEAD_LIMIT },
     // X-Forwarded-For is believed from these peers only (HTTP_TRUSTED_PROXIES), never from a client.
     trustProxy: trustProxyOf(config.http),
@@ -226,6 +241,9 @@ export async function createServiceApp(
   const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter);
   // Form fields of multipart bodies become body properties, like urlencoded ones (token routes accept both).
   await app.register(multipart, { attachFieldsToBody: 'keyValues' });
+  // Urlencoded bodies whose escapes do not decode are a 422. Registering a parser keeps Nest from
+  // installing its own two: JSON then stays with Fastify's built-in parser, the one Nest would install.
+  app.useBodyParser('application/x-www-form-urlencoded', { bodyLimit }, parseUrlencodedStrictly);
   installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes, options.routeDirectory);
   installHttpMetrics(app);
   if (options.openApiDocument) {
