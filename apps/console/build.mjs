@@ -82,6 +82,7 @@ try {
 }
 rmSync(old, { recursive: true, force: true });
 const kb = (n) => `${Math.round(n / 1024)} KB`;
-process.stdout.write(
+// On stderr: the benches run the build first and print their JSON on stdout.
+process.stderr.write(
   `console: ${files.map((name) => `${name} ${kb(sizes[name].gzipBytes)}`).join(', ')} (gzipped) in dist/console\n`,
 );

@@ -32,7 +32,7 @@ import { Generators } from '../trackers/generators';
 import { cleanUp } from '../trackers/lifecycle';
 import { capacityPlot } from './plot';
 import { BenchVehicle, provisionFleet } from './fleet';
-import { consumerLags, kafkaAdmin, kafkaLogBytes, rowsWritten } from './gauges';
+import { consumerLags, kafkaAdmin, kafkaLogBytes, rowsWritten, tableSizes, vehiclesReported } from './gauges';
 import { batchLoad, FixSource, osmandLoad, Probes, StepLatencies } from './probes';
 
 const TARGETS = { visibleP99Ms: 1_000, alertRecordP99Ms: 500, webhookP99Ms: 500, acceptedShare: 0.95 };
@@ -78,11 +78,17 @@ export interface CapacityStep {
   samples: { visible: number; alertRecord: number; webhook: number };
   cpuPercentOfOneCore: Record<string, number>;
   rssMb: Record<string, number | null>;
+  /** Accepted positions a second per core a process used: its cost per position, inverted. */
+  positionsPerCoreSecond: Record<string, number>;
   postgresRowsPerSecond: number;
   kafkaBytesPerSecond: number;
   sustained: boolean;
   why: string[];
 }
+
+/** Each service process's resident memory now. */
+const servicesRss = (stack: StackProcess) =>
+  Object.fromEntries(stack.state().processes.map((process) => [process.name, rssMb(process.pid)]));
 
 const prefixed = (prefix: string, counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).map(([key, value]) => [`${prefix}${key}`, value]));
@@ -126,6 +132,7 @@ async function main(): Promise<void> {
       },
       dataDir,
     );
+    const rssAtStart = servicesRss(stack);
     const state: StackState = stack.state();
     const edge = state.entry!.url;
     const probes = new Probes(pool);
@@ -241,8 +248,11 @@ async function main(): Promise<void> {
           webhook: latencies.webhook.length,
         },
         cpuPercentOfOneCore: cpuFigures,
-        rssMb: Object.fromEntries(
-          stack.state().processes.map((process) => [process.name, rssMb(process.pid)]),
+        rssMb: servicesRss(stack),
+        positionsPerCoreSecond: Object.fromEntries(
+          Object.entries(cpuFigures)
+            .filter(([, percent]) => percent > 0)
+            .map(([name, percent]) => [name, Math.round((acceptedTotal / seconds) * (100 / percent))]),
         ),
         postgresRowsPerSecond: Math.round((rowsAfter - rowsBefore) / seconds),
         kafkaBytesPerSecond: Math.round((bytesAfter - bytesBefore) / seconds),
@@ -255,6 +265,8 @@ async function main(): Promise<void> {
     }
     await probes.stop();
     await admin.disconnect();
+    const sizing = await sizingOf(pool, stack, rssAtStart, join(dataDir, 'kafka', 'storage'));
+    log(JSON.stringify(sizing));
 
     const sustained = steps.filter((step) => step.sustained).map((step) => step.offeredPerSecond);
     const plotFile = resolve(__dirname, '../..', flags.plot!);
@@ -276,6 +288,7 @@ async function main(): Promise<void> {
           },
           machine: machineFacts(calibration),
           steps,
+          sizing,
         },
         null,
         2,
@@ -291,6 +304,47 @@ async function main(): Promise<void> {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the run left behind, per unit (docs/operations.md, "Sizing"): resident memory each service
+ * grew by per vehicle that reported (state of every vehicle, plus what the load left in the heap, so
+ * an upper bound), bytes per stored position in PostgreSQL (table and indexes) and in Kafka's log.
+ */
+async function sizingOf(
+  pool: Pool,
+  stack: StackProcess,
+  rssAtStart: Record<string, number | null>,
+  kafkaStorage: string,
+) {
+  const reported = await vehiclesReported(pool);
+  const rssAtEnd = servicesRss(stack);
+  const tables = await tableSizes(pool);
+  const positions = tables.find((table) => table.table === 'query.positions');
+  const kbPerVehicle = Object.fromEntries(
+    Object.entries(rssAtEnd).map(([name, end]) => {
+      const start = rssAtStart[name];
+      return [
+        name,
+        end === null || start == null ? null : Math.round(((end - start) * 1024 * 10) / reported) / 10,
+      ];
+    }),
+  );
+  return {
+    vehiclesReported: reported,
+    rssMbAtStart: rssAtStart,
+    rssMbAtEnd: rssAtEnd,
+    rssKbPerReportedVehicle: kbPerVehicle,
+    positionsStored: positions?.rows ?? 0,
+    postgresBytesPerPosition:
+      positions && positions.rows ? Math.round(positions.bytes / positions.rows) : null,
+    // Every stored position went through the topic once (replication factor 1 here).
+    kafkaBytesPerPosition:
+      positions && positions.rows
+        ? Math.round(kafkaLogBytes(kafkaStorage, 'telemetry.positions.v1') / positions.rows)
+        : null,
+    tables,
+  };
 }
 
 main()
