@@ -7,11 +7,19 @@ import { repoRoot } from '../repo-root';
 import { startTestEmbeddedPostgres } from './embedded-postgres';
 import { resolveTestRedis, STARTED_REDIS } from './redis';
 
-/** Where the harness's own broker listens: apart from a developer's broker on 9092. */
+/**
+ * Where the harness's own broker listens: 19092 (controller 19093), apart from a developer's broker on
+ * 9092, or `KAFKA_PORT` (controller `KAFKA_CONTROLLER_PORT`, else the next port) so that two test runs
+ * on one machine can each have their own. Each port has its own data directory.
+ */
+const testKafkaPort = Number(process.env.KAFKA_PORT ?? 19092);
 export const TEST_KAFKA_ENV = {
-  KAFKA_PORT: '19092',
-  KAFKA_CONTROLLER_PORT: '19093',
-  KAFKA_DATA_DIR: join(repoRoot, '.data/kafka-test'),
+  KAFKA_PORT: String(testKafkaPort),
+  KAFKA_CONTROLLER_PORT: process.env.KAFKA_CONTROLLER_PORT ?? String(testKafkaPort + 1),
+  KAFKA_DATA_DIR: join(
+    repoRoot,
+    testKafkaPort === 19092 ? '.data/kafka-test' : `.data/kafka-test-${testKafkaPort}`,
+  ),
 };
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const STARTED_KAFKA = 'TEST_HARNESS_STARTED_KAFKA';
