@@ -1,6 +1,7 @@
 import { Actions } from '@fleet/contracts';
 import { waitFor } from '@fleet/testing';
 import { RecordSchema, shapeProblems } from '../telemetry/record-schemas';
+import { CommandLogRetention } from '@fleet/command-gateway-service';
 import { CommandsContext } from './commands-context';
 
 /** The V2 command record: always these fields, plus the parameter of its type. */
@@ -389,6 +390,36 @@ describe('command routes (real PostgreSQL; vehicles from the registry)', () => {
       ).json<CommandAnswer>();
     const read = async (id: string) => (await h.get(`/v2/api/commands/${id}`, token)).json<CommandAnswer>();
     const at = () => new Date().toISOString();
+
+    it('keeps finished commands COMMANDS_RETENTION_DAYS (90) and deletes them after; waiting ones stay', async () => {
+      const vehicleId = await freshVehicle();
+      const old = await lock(vehicleId, true);
+      const recent = (
+        await h.send('PUT', `/v2/api/vehicles/${vehicleId}/odometer?odometer=1000`, token)
+      ).json<CommandAnswer>();
+      const open = (
+        await h.send('POST', `/v2/api/vehicles/${vehicleId}/ignition?isOn=true`, token)
+      ).json<CommandAnswer>();
+      await h.database.pool.query(
+        `UPDATE commands.commands SET status = 'acknowledged', finished_at = now() - make_interval(days => $2)
+          WHERE id = $1`,
+        [old.id, 91],
+      );
+      await h.database.pool.query(
+        `UPDATE commands.commands SET status = 'acknowledged', finished_at = now() - make_interval(days => $2)
+          WHERE id = $1`,
+        [recent.id, 89],
+      );
+      // An open command created long ago but never finished is not the sweep's.
+      await h.database.pool.query(
+        `UPDATE commands.commands SET created_at = now() - interval '200 days' WHERE id = $1`,
+        [open.id],
+      );
+      await expect(h.app.get(CommandLogRetention).prune()).resolves.toBe(1);
+      expect((await h.get(`/v2/api/commands/${old.id}`, token)).statusCode).toBe(404);
+      expect((await read(recent.id)).status).toBe('acknowledged');
+      expect((await read(open.id)).status).toBe('queued');
+    });
 
     it('a newer command of the same type supersedes a queued one; other types and sent ones stay', async () => {
       const vehicleId = await freshVehicle();

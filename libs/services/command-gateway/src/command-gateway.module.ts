@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { COMMAND_GATEWAY_CONFIG, CommandGatewayConfig } from './command-gateway.config';
 import { commandsSchema } from './command-gateway.schema';
 import { CommandExpiry } from './commands/command-expiry';
+import { CommandLogRetention } from './commands/command-log-retention';
 import { CommandResultsConsumer } from './commands/command-results.consumer';
 import { CommandStatusController, VehicleCommandsController } from './commands/commands.controller';
 import { CommandsService } from './commands/commands.service';
@@ -33,6 +34,7 @@ export class CommandGatewayModule {
         CommandVehicles,
         CommandsService,
         CommandExpiry,
+        CommandLogRetention,
       ],
     };
   }

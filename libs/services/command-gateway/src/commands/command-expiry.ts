@@ -9,7 +9,8 @@ const EXPIRY_INTERVAL_MS = 1_000;
 /**
  * The schedule of command-gateway, kept in its database: commands still waiting past `expires_at`
  * become `expired` (every second), idempotency keys past 24 hours are forgotten (hourly). Each is one
- * statement, so replicas running it at the same time do the work once between them.
+ * statement, so replicas running it at the same time do the work once between them. The command log's
+ * retention: CommandLogRetention.
  */
 @Injectable()
 export class CommandExpiry implements OnApplicationBootstrap, OnApplicationShutdown {

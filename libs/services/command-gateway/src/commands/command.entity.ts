@@ -14,6 +14,8 @@ const inList = (values: readonly string[]) => values.map((value) => `'${value}'`
 @Index('commands_vehicle_idx', ['vehicleId', 'createdAt'])
 // Partial (commands still waiting, by expiry: the lifecycle's open statuses), written by the migration.
 @Index('commands_waiting_idx', { synchronize: false })
+// Partial (finished commands, by when they finished: the retention sweep's), written by the migration.
+@Index('commands_finished_idx', { synchronize: false })
 @Check('commands_type_check', `"type" IN (${inList(commandTypes)})`)
 @Check('commands_status_check', `"status" IN (${inList(commandStatuses)})`)
 export class Command {

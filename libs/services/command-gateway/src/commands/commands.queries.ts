@@ -1,5 +1,5 @@
 import { CommandType } from '@fleet/contracts';
-import { Counted, pagedRows, PagedRow, Slice } from '@fleet/platform';
+import { Counted, deleteInBatches, pagedRows, PagedRow, Slice } from '@fleet/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   acceptedStatus,
@@ -220,6 +220,16 @@ export class CommandQueries {
       [commandLifecycle.expired.to, statusesFrom('expired')],
     );
     return rows.map(storedOf);
+  }
+
+  /** Deletes the commands that finished more than `days` ago, a batch at a time; how many went. */
+  pruneFinished(days: number): Promise<number> {
+    return deleteInBatches(
+      this.dataSource,
+      `DELETE FROM commands.commands WHERE id IN (
+         SELECT id FROM commands.commands WHERE finished_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days],
+    );
   }
 
   /** Forgets idempotency keys older than `windowHours`. */
