@@ -1,7 +1,7 @@
 import { createDecipheriv } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Actions } from '@fleet/contracts';
 import { FormFields, formText, waitFor } from '@fleet/testing';
+import { ConfigurationProjection } from '@fleet/webhook-dispatcher-service';
 import { TEST_WEBHOOK_SECRET_KEY } from '@fleet/webhook-dispatcher-service-testing';
 import { RecordSchema, shapeProblems } from '../telemetry/record-schemas';
 import { WebhookRoutesContext } from './webhook-routes-context';
@@ -148,8 +148,15 @@ describe('webhook management routes (real PostgreSQL; configurations through ale
     it('waits for a configuration that reaches the projection after the request came', async () => {
       // An id no helper of the context hands out, so that the projection has never heard of it.
       const late = 1_500_000;
+      // Observed, not slept on: the configuration comes once the request has read the projection and
+      // found the id missing, so it is in the wait.
+      const reads = jest.spyOn(h.app.get(ConfigurationProjection), 'liveOf');
       const answer = create({ url, alertIds: [late] });
-      await delay(300);
+      await waitFor(() => reads.mock.calls.some(([ids]) => ids.includes(late)), {
+        timeoutMs: 5_000,
+        description: 'the request to read the projection for the configuration',
+      });
+      reads.mockRestore();
       await h.database.pool.query(
         `INSERT INTO webhooks.alert_configurations (configuration_id, company_id, alert_type_id, is_active, deleted, version)
          VALUES ($1, $2, 5, true, false, 1)`,

@@ -102,8 +102,13 @@ describe('webhook payload', () => {
     expect(body.Address).toBeNull();
   });
 
-  it('gives the same bytes for the same alert', () => {
+  it('gives these exact bytes for an alert (what the signature covers: field order, no spaces)', () => {
     const alert = fired(10, { speed: 120, maxSpeed: 100 });
-    expect(webhookBodyOf(alert)).toBe(webhookBodyOf({ ...alert }));
+    expect(webhookBodyOf(alert)).toBe(
+      '{"AlertType":"ExceedMaximumSpeed","VehicleId":42,"VehicleName":"Van 42",' +
+        '"Position":{"Lat":52.52,"Lng":13.405},"Direction":270,"Timestamp":"2026-04-28T10:15:30.000Z",' +
+        '"Address":{"Street":"Unter den Linden 1","Suburb":"Mitte","State":"Berlin","Postcode":"10117",' +
+        '"Country":"Germany"},"Data":{"Speed":120,"MaxSpeed":100}}',
+    );
   });
 });
