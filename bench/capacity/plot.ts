@@ -1,5 +1,5 @@
 import { linePanel, plotRows, renderPanels } from '../common/plot';
-import type { CapacityStep } from './run';
+import type { CapacityStep } from './step';
 
 /** The capacity steps as one PNG: throughput, latencies, lag and CPU against the offered rate. */
 export async function capacityPlot(steps: readonly CapacityStep[]): Promise<Buffer> {

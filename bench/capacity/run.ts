@@ -31,6 +31,7 @@ import { calibrate, createBenchDatabase, log, machineFacts, p99, rssMb, sleep } 
 import { Generators } from '../trackers/generators';
 import { cleanUp } from '../trackers/lifecycle';
 import { capacityPlot } from './plot';
+import { CapacityStep } from './step';
 import { BenchVehicle, provisionFleet } from './fleet';
 import { consumerLags, kafkaAdmin, kafkaLogBytes, rowsWritten, tableSizes, vehiclesReported } from './gauges';
 import { batchLoad, FixSource, osmandLoad, Probes, StepLatencies } from './probes';
@@ -60,31 +61,6 @@ const STEP_SECONDS = Number(flags['step-seconds']);
 const RECOVERY_SECONDS = Number(flags['recovery-seconds']);
 const DEVICES = Number(flags.devices);
 const TELTONIKA_SHARE = Number(flags['teltonika-share']);
-
-export interface CapacityStep {
-  offeredPerSecond: number;
-  acceptedPerSecond: number;
-  accepted: { teltonika: number; batch: number; osmand: number; failed: number };
-  /** Why HTTP fixes were refused: status (or error) → requests. */
-  refusals: Record<string, number>;
-  lagAtEnd: Record<string, number>;
-  lagAfterRecovery: Record<string, number>;
-  p99Ms: {
-    visible: number | null;
-    alertRecord: number | null;
-    webhook: number | null;
-    teltonikaAck: number | null;
-  };
-  samples: { visible: number; alertRecord: number; webhook: number };
-  cpuPercentOfOneCore: Record<string, number>;
-  rssMb: Record<string, number | null>;
-  /** Accepted positions a second per core a process used: its cost per position, inverted. */
-  positionsPerCoreSecond: Record<string, number>;
-  postgresRowsPerSecond: number;
-  kafkaBytesPerSecond: number;
-  sustained: boolean;
-  why: string[];
-}
 
 /** Each service process's resident memory now. */
 const servicesRss = (stack: StackProcess) =>

@@ -3,7 +3,8 @@ import { CommandProfile, CommandProtocol, profileFor } from '../commands/command
 import { DeviceCommandsService } from '../commands/device-commands.service';
 import { DeviceDirectory } from '../device-sessions/device-directory';
 import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
-import { IntakeOutcome, NormalizedReport, PositionIntakeService } from '../positions/position-intake.service';
+import { NormalizedReport } from '../positions/normalized-report';
+import { IntakeOutcome, PositionIntakeService } from '../positions/position-intake.service';
 import { PositionMetrics } from '../positions/position-metrics';
 import { ConnectedDevices, LiveDevice } from './connected-devices';
 import { SourceThrottle } from './source-throttle';

@@ -1,6 +1,7 @@
 import { commandText } from '../commands/command-profiles';
 import { HandedCommand } from '../commands/device-command-answer';
-import { IntakeOutcome, NormalizedReport } from '../positions/position-intake.service';
+import { NormalizedReport } from '../positions/normalized-report';
+import { IntakeOutcome } from '../positions/position-intake.service';
 import { failureOutcome, intakeOutcome, loginOutcome, SECOND_SESSION } from '../raw-frames/frame-outcome';
 import { RawFrameArchive } from '../raw-frames/raw-frame-archive';
 import { LiveDevice } from './connected-devices';

@@ -1,6 +1,6 @@
 import { DeviceEventType, PositionReadingsV1 } from '@fleet/contracts';
 import { Gt06Alarm, Gt06Fix, Gt06Message } from '@fleet/trackers';
-import { NormalizedReport } from '../positions/position-intake.service';
+import { NormalizedReport } from '../positions/normalized-report';
 
 /** GT06 alarms the platform has a device event for; the others are logged with the fix only. */
 const ALARM_EVENTS: Partial<Record<Gt06Alarm, DeviceEventType>> = {

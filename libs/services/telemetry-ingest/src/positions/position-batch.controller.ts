@@ -13,7 +13,8 @@ import { Body, Controller, HttpCode, Logger, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PositionBatchAccepted, PositionBatchDto } from './position-batch.dto';
 import { parseBatch } from './position-batch.parse';
-import { NormalizedReport, PositionIntakeService, RejectedReport } from './position-intake.service';
+import { NormalizedReport } from './normalized-report';
+import { PositionIntakeService, RejectedReport } from './position-intake.service';
 import { PositionMetrics, rejectionReasonOf } from './position-metrics';
 import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telemetry-ingest.exception';
 

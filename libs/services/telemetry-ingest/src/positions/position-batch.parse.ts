@@ -6,7 +6,7 @@ import {
   PositionReadingsV1,
 } from '@fleet/contracts';
 import { isNumber } from 'class-validator';
-import { NormalizedReport } from './position-intake.service';
+import { NormalizedReport } from './normalized-report';
 import { MAX_POSITIONS_PER_BATCH } from './position-batch.dto';
 import { TelemetryIngestException, TelemetryIngestExceptionCode } from '../telemetry-ingest.exception';
 

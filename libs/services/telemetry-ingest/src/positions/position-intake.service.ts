@@ -1,31 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  checkForPublish,
-  PositionReadingsV1,
-  PositionReportedV1,
-  ReportProtocol,
-  Topics,
-} from '@fleet/contracts';
+import { checkForPublish, PositionReportedV1, ReportProtocol, Topics } from '@fleet/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
 import { applyClockOffset } from '../device-settings/clock-offset';
 import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { DirtyFixReason, FixFilter } from './fix-filter';
+import { NormalizedReport } from './normalized-report';
 import { PositionSink } from './position-sink';
-
-/** A tracker report after protocol parsing, before it is tied to a vehicle. */
-export interface NormalizedReport {
-  /** The tracker's IMEI. */
-  deviceId: string;
-  /** Absent when the tracker sent no time: the receive time stands in. */
-  fixTime?: Date;
-  lat: number;
-  lng: number;
-  /** The device's own validity flag for the fix, when its protocol has one. */
-  valid?: boolean;
-  readings: PositionReadingsV1;
-}
 
 /** Why one report of a device's many was not published (counted per reason in the metrics). */
 export type RefusedFixReason = DirtyFixReason | 'future' | 'too_old' | 'invalid';

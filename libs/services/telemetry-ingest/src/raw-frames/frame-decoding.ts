@@ -11,7 +11,7 @@ import {
 } from '@fleet/trackers';
 import { gt06Reports } from '../gt06/gt06-reports';
 import { DeviceReport } from '../osmand/osmand-report';
-import { NormalizedReport } from '../positions/position-intake.service';
+import { NormalizedReport } from '../positions/normalized-report';
 import { OutputWiring, teltonikaReport } from '../teltonika/teltonika-readings';
 import { FrameProtocol } from './frame-chunk';
 import { parseOsmAndFrame } from './osmand-frames';

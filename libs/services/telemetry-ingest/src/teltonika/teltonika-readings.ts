@@ -1,6 +1,6 @@
 import { DeviceEventType, PositionReadingsV1 } from '@fleet/contracts';
 import { AvlRecord, IoValue } from '@fleet/trackers';
-import { NormalizedReport } from '../positions/position-intake.service';
+import { NormalizedReport } from '../positions/normalized-report';
 
 /**
  * How the device's digital outputs are wired, from its command profile: which output immobilises the
