@@ -109,5 +109,16 @@ export default tseslint.config(
     files: testFiles,
     rules: { '@nx/enforce-module-boundaries': boundaryRule([...withTestingAllowed, ...scopeConstraints]) },
   },
+  // A service's periodic work runs on PeriodicTask (never two runs at once, waited for at shutdown).
+  {
+    files: ['libs/services/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'setInterval', message: 'Use PeriodicTask from @fleet/platform for periodic work.' },
+      ],
+    },
+  },
   prettier,
 );

@@ -41,6 +41,10 @@ const probes = {
     dir: 'libs/motion/src',
     code: `import { EnvReader } from '@fleet/platform';\nexport const reader = EnvReader;\n`,
   },
+  serviceSetInterval: {
+    dir: 'libs/services/auth/src',
+    code: `export const timer = setInterval(() => undefined, 1_000);\n`,
+  },
   floatingPromise: {
     dir: 'libs/services/auth/src',
     code: `async function save(): Promise<void> {}\nexport function handler(): void {\n  save();\n}\n`,
@@ -123,7 +127,7 @@ describe('workspace lint rules', () => {
     expect(messages.get('alertEngineImportsMotion')).toEqual([]);
   });
 
-  it("rejects a service importing query-api, by its entry point or by a path into its sources", () => {
+  it('rejects a service importing query-api, by its entry point or by a path into its sources', () => {
     expect(messages.get('alertEngineImportsQueryApi')).toEqual([
       expect.stringMatching(/^@nx\/enforce-module-boundaries: A project tagged with "type:service"/),
     ]);
@@ -141,6 +145,12 @@ describe('workspace lint rules', () => {
   it('rejects a floating promise', () => {
     expect(messages.get('floatingPromise')).toEqual([
       expect.stringMatching(/^@typescript-eslint\/no-floating-promises: /),
+    ]);
+  });
+
+  it('rejects setInterval in a service (periodic work runs on PeriodicTask)', () => {
+    expect(messages.get('serviceSetInterval')).toEqual([
+      expect.stringMatching(/^no-restricted-globals: .*PeriodicTask/),
     ]);
   });
 });

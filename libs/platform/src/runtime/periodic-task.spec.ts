@@ -36,6 +36,19 @@ describe('PeriodicTask', () => {
     await task.stop();
   });
 
+  it('with runAtStart false, runs first one interval after the start', async () => {
+    jest.useFakeTimers();
+    let runs = 0;
+    const task = new PeriodicTask('a heartbeat', 1_000, async () => (runs += 1), logger, {
+      runAtStart: false,
+    });
+    task.start();
+    expect(runs).toBe(0);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(runs).toBe(1);
+    await task.stop();
+  });
+
   it('logs a failed run and runs again at the next interval', async () => {
     jest.useFakeTimers();
     let runs = 0;

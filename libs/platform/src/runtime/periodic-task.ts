@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 
 /**
- * A job a service runs at start and then every `intervalMs` (retention sweeps, expiry): never two runs
- * at once (a run still going when the next is due is not doubled), a failed run logged and retried at
- * the next interval, and `stop` waits for the run in flight, so a stopping service does not close its
- * database under it. The timer does not keep the process alive.
+ * A job a service runs at start (unless `runAtStart` is false) and then every `intervalMs` (retention
+ * sweeps, expiry, polls, heartbeats): never two runs at once (a run still going when the next is due
+ * is not doubled), a failed run logged and retried at the next interval, and `stop` waits for the run
+ * in flight, so a stopping service does not close its database under it. The timer does not keep the
+ * process alive. The services' one periodic timer: lint refuses `setInterval` in them.
  */
 export class PeriodicTask {
   private timer?: NodeJS.Timeout;
@@ -15,10 +16,11 @@ export class PeriodicTask {
     private readonly intervalMs: number,
     private readonly task: () => Promise<unknown>,
     private readonly logger: Logger,
+    private readonly options: { runAtStart?: boolean } = {},
   ) {}
 
   start(): void {
-    this.run();
+    if (this.options.runAtStart !== false) this.run();
     this.timer = setInterval(() => this.run(), this.intervalMs);
     this.timer.unref();
   }

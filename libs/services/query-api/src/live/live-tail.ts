@@ -1,4 +1,4 @@
-import { PgChannelListener, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
+import { PeriodicTask, PgChannelListener, SERVICE_CONFIG, ServiceConfig } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
 import { RowMark, rowsFrom, PositionMark, positionsFrom } from './live-cursor';
@@ -74,7 +74,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   private marks?: LiveMarks;
   private reading?: Promise<void>;
   private readAgain = false;
-  private timers: NodeJS.Timeout[] = [];
+  private tasks: PeriodicTask[] = [];
 
   constructor(
     private readonly queries: LiveQueries,
@@ -95,16 +95,23 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
     this.marks = marksFrom(await this.queries.horizon());
     await this.listener.start();
     await this.noteClock();
-    this.timers = [
-      setInterval(() => this.wake(), this.config.live.pollMs),
-      setInterval(() => void this.noteClock(), CLOCK_INTERVAL_MS),
-      setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS),
+    const later = { runAtStart: false };
+    this.tasks = [
+      new PeriodicTask(
+        'live tail poll',
+        this.config.live.pollMs,
+        async () => this.wake(),
+        this.logger,
+        later,
+      ),
+      new PeriodicTask('live clock', CLOCK_INTERVAL_MS, () => this.noteClock(), this.logger, later),
+      new PeriodicTask('live rows sweep', SWEEP_INTERVAL_MS, () => this.sweep(), this.logger, later),
     ];
-    for (const timer of this.timers) timer.unref();
+    for (const task of this.tasks) task.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    for (const timer of this.timers) clearInterval(timer);
+    await Promise.all(this.tasks.map((task) => task.stop()));
     await this.listener.stop();
     await this.reading;
   }

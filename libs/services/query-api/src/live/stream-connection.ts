@@ -1,6 +1,6 @@
 import { CompanySuspendedException } from '@fleet/errors';
 import { RecordViewer } from '@fleet/formats';
-import { FleetMetrics, Principal } from '@fleet/platform';
+import { FleetMetrics, PeriodicTask, Principal } from '@fleet/platform';
 import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { LiveSettings } from '../query-api.config';
@@ -48,7 +48,8 @@ export class StreamConnection implements LiveSubscriber {
   private view?: LiveView;
   private live = false;
   private closed = false;
-  private timers: NodeJS.Timeout[] = [];
+  private expiry?: NodeJS.Timeout;
+  private tasks: PeriodicTask[] = [];
   private readonly viewer: RecordViewer;
   /** Events of the page being handed out, written to the socket in one piece. */
   private pending = '';
@@ -79,19 +80,24 @@ export class StreamConnection implements LiveSubscriber {
       this.close();
       return;
     }
+    // The client may have left while the horizon was read: nothing to start then.
+    if (this.closed) return;
     this.marks = { positions: from.positions, alerts: from.alerts, commands: from.commands };
     if (start.kind === 'reset') this.send('reset', { reason: start.reason });
     this.flush();
     this.comment('open');
-    this.timers.push(
-      setInterval(() => this.heartbeat(), this.deps.settings.heartbeatSeconds * 1000),
-      setInterval(() => void this.refresh(), REFRESH_MS),
-    );
+    const later = { runAtStart: false };
+    const heartbeatMs = this.deps.settings.heartbeatSeconds * 1000;
+    this.tasks = [
+      new PeriodicTask('stream heartbeat', heartbeatMs, async () => this.heartbeat(), this.logger, later),
+      new PeriodicTask('stream visibility refresh', REFRESH_MS, () => this.refresh(), this.logger, later),
+    ];
+    for (const task of this.tasks) task.start();
     if (this.expiresAtMs !== undefined) {
       const wait = Math.max(0, Math.min(this.expiresAtMs - Date.now(), 2 ** 31 - 1));
-      this.timers.push(setTimeout(() => this.end('expired', { message: 'The access token expired.' }), wait));
+      this.expiry = setTimeout(() => this.end('expired', { message: 'The access token expired.' }), wait);
+      this.expiry.unref();
     }
-    for (const timer of this.timers) timer.unref();
     try {
       this.view = await this.deps.visibility.viewOf(this.principal, this.request);
       await this.catchUp();
@@ -347,7 +353,8 @@ export class StreamConnection implements LiveSubscriber {
     if (this.closed) return;
     if (!this.response.writableEnded) this.deps.metrics.streamsEnded.inc({ reason: 'closed' });
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    clearTimeout(this.expiry);
+    for (const task of this.tasks) void task.stop();
     this.deps.tail.unsubscribe(this);
     if (!this.response.writableEnded) this.response.end();
     this.onClose?.();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ApiException } from '@fleet/errors';
-import { FleetMetrics, Principal } from '@fleet/platform';
+import { FleetMetrics, PeriodicTask, Principal } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { PositionViews } from '../position-records/position-views';
 import { QUERY_API_CONFIG, QueryApiConfig } from '../query-api.config';
@@ -35,7 +35,7 @@ export interface StreamOpening {
 export class StreamService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(StreamService.name);
   private readonly open = new Map<string, StreamConnection>();
-  private renewal?: NodeJS.Timeout;
+  private renewal?: PeriodicTask;
 
   constructor(
     private readonly tail: LiveTail,
@@ -48,12 +48,18 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.renewal = setInterval(() => void this.renewLeases(), this.config.live.heartbeatSeconds * 1000);
-    this.renewal.unref();
+    this.renewal = new PeriodicTask(
+      'stream lease renewal',
+      this.config.live.heartbeatSeconds * 1000,
+      () => this.renewLeases(),
+      this.logger,
+      { runAtStart: false },
+    );
+    this.renewal.start();
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.renewal);
+  async onApplicationShutdown(): Promise<void> {
+    await this.renewal?.stop();
     for (const connection of this.open.values()) connection.shutdown();
   }
 

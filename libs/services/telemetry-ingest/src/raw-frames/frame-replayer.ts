@@ -1,3 +1,4 @@
+import { PeriodicTask } from '@fleet/platform';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -34,8 +35,16 @@ class ReplayStopped extends Error {}
 @Injectable()
 export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(FrameReplayer.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  /** Looks for pending requests every POLL_INTERVAL_MS; a replay cut short by the stop is no failure. */
+  private readonly poll = new PeriodicTask(
+    'frame replay',
+    POLL_INTERVAL_MS,
+    () =>
+      this.replayPending().catch((error: unknown) => {
+        if (!(error instanceof ReplayStopped)) throw error;
+      }),
+    this.logger,
+  );
   private stopping = false;
 
   constructor(
@@ -46,23 +55,12 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = () => {
-      this.running ??= this.replayPending()
-        .catch((error: unknown) => {
-          if (!(error instanceof ReplayStopped))
-            this.logger.error({ msg: 'frame replay failed; will retry', err: error });
-        })
-        .finally(() => (this.running = undefined));
-    };
-    this.timer = setInterval(run, POLL_INTERVAL_MS);
-    this.timer.unref();
-    run();
+    this.poll.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.poll.stop();
   }
 
   /** Carries out pending requests one after the other until none is left (or another replica holds them). */

@@ -205,9 +205,10 @@ describe('RawFrameArchive', () => {
       const { archive } = archiveOn(database, { chunkSeconds: 60 });
       archive.onApplicationBootstrap();
       archive.keep(frame(0));
-      jest.advanceTimersByTime(59_000);
+      // Async: the sweep is a PeriodicTask, whose run settles in a microtask before the next may start.
+      await jest.advanceTimersByTimeAsync(59_000);
       expect(database.inserts).toEqual([]);
-      jest.advanceTimersByTime(1_000);
+      await jest.advanceTimersByTimeAsync(1_000);
       // The chunk is compressed on libuv's thread pool, in real time: wait for its row (up to 10 s of the
       // real clock, which fake timers leave alone), not a number of turns, so a busy machine passes too.
       const deadline = process.hrtime.bigint() + 10_000_000_000n;

@@ -1,4 +1,4 @@
-import { FleetMetrics } from '@fleet/platform';
+import { FleetMetrics, PeriodicTask } from '@fleet/platform';
 import {
   BeforeApplicationShutdown,
   Inject,
@@ -63,7 +63,14 @@ export class RawFrameArchive
   /** Bytes of frames held, open and closed. */
   private held = 0;
   private writing?: Promise<void>;
-  private timer?: NodeJS.Timeout;
+  /** Closes chunks that are due and starts the writer, every SWEEP_INTERVAL_MS. */
+  private readonly sweeper = new PeriodicTask(
+    'raw frame sweep',
+    SWEEP_INTERVAL_MS,
+    async () => this.sweep(),
+    this.logger,
+    { runAtStart: false },
+  );
   private retryAt = 0;
   private retryDelayMs = SWEEP_INTERVAL_MS;
   private stopped = false;
@@ -75,8 +82,7 @@ export class RawFrameArchive
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.sweeper.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -84,7 +90,7 @@ export class RawFrameArchive
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    await this.sweeper.stop();
     await this.flush();
     this.stopped = true;
     const lost = this.closed.reduce((count, chunk) => count + chunk.frames.length, 0);
