@@ -1,74 +1,9 @@
 import { MessageHeaders, RawBatch, RawMessage } from '../message';
-import {
-  BrokerStore,
-  DeleteRange,
-  GroupOffset,
-  StoredMessage,
-  StoredRecord,
-  StoredState,
-} from './broker-store';
+import { BrokerStore, DeleteRange, StoredMessage, StoredRecord, StoredState } from './broker-store';
+import { GroupPositions } from './group-positions';
+import { PartitionLog, partitionFor, TopicLog } from './partition-log';
 
-interface TailEntry {
-  offset: number;
-  record: StoredRecord;
-}
-
-/**
- * One partition. `start`/`end` bound what consumers may read (the first retained offset, and one
- * past the last visible message); `assigned` is the next offset the writer hands out, ahead of `end`
- * while writes are in flight. `tail` holds the newest visible records in offset order, up to `end`.
- * Without a store the tail is the whole retained log; with one it caches what subscribed groups have
- * yet to read, and older records are read from the store. Offsets may have gaps (a failed write's,
- * compacted messages): a reader continues after the last offset it got.
- */
-class PartitionLog {
-  tail: TailEntry[] = [];
-  assigned: number;
-
-  constructor(
-    public start = 0,
-    public end = start,
-  ) {
-    this.assigned = end;
-  }
-
-  /** Every visible record from here on is in the tail. */
-  get tailBase(): number {
-    return this.tail.length > 0 ? this.tail[0].offset : this.end;
-  }
-
-  readTail(from: number, max: number): RawMessage[] {
-    return this.tail.slice(this.indexOf(from), this.indexOf(from) + max).map(({ offset, record }) => ({
-      ...record,
-      offset: String(offset),
-    }));
-  }
-
-  /** Forgets the tail's records below `offset` (and, without a store, the log's). */
-  dropTailBefore(offset: number, durable: boolean): void {
-    this.tail.splice(0, this.indexOf(offset));
-    if (!durable) this.start = Math.max(this.start, Math.min(offset, this.end));
-  }
-
-  /** Index of the first tail entry at or after `offset` (binary search: the tail is in offset order). */
-  private indexOf(offset: number): number {
-    let low = 0;
-    let high = this.tail.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.tail[middle].offset < offset) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-}
-
-interface TopicLog {
-  compacted: boolean;
-  partitions: PartitionLog[];
-  /** Messages appended since the store last compacted this topic. */
-  appendedSinceCompaction: number;
-}
+export { partitionFor };
 
 export type BatchHandler = (batch: RawBatch) => Promise<void>;
 
@@ -156,25 +91,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * there, consumers see a message only after that, and a restarted process resumes every group from
  * its committed position. Without one (`new InProcessBroker()`, for unit tests) everything is in
  * memory and lost with the process. docs/architecture.md explains the choices.
+ *
+ * Its parts: a partition's offsets and in-memory tail are a PartitionLog (partition-log.ts), the groups'
+ * committed positions GroupPositions (group-positions.ts); this class writes appends, runs groups and
+ * their delivery, and maintains the store.
  */
 export class InProcessBroker {
   private readonly topics = new Map<string, TopicLog>();
   private readonly groups = new Map<string, Map<string, GroupSubscription>>();
-  /** Committed positions in the store, by topic then group: what deleting from the store must respect. */
-  private readonly committed = new Map<string, Map<string, number[]>>();
+  /** The groups' positions in the store: written every `positionCommitIntervalMs`, respected by deletes. */
+  private readonly positions: GroupPositions;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly redeliveryDelayMs: number;
   private readonly unreadRetention: number;
   private readonly tailLimit: number;
   private readonly compactionThreshold: number;
-  private readonly positionCommitIntervalMs: number;
   private readonly store?: BrokerStore;
   private readonly stored?: StoredState;
   private pendingAppends: PendingAppend[] = [];
   private writes: Write[] = [];
-  private pendingCommits = new Map<string, GroupOffset>();
-  private commitTimer?: NodeJS.Timeout;
-  private committing?: Promise<void>;
   private maintenanceTimer?: NodeJS.Timeout;
   private maintenance?: Promise<void>;
   private closed = false;
@@ -187,12 +122,14 @@ export class InProcessBroker {
     this.unreadRetention = options.unreadRetention ?? 10_000;
     this.tailLimit = options.tailLimit ?? 2_000;
     this.compactionThreshold = options.compactionThreshold ?? 1_000;
-    this.positionCommitIntervalMs = options.positionCommitIntervalMs ?? 100;
     this.store = durable?.store;
     this.stored = durable?.state;
-    for (const offset of durable?.state.offsets ?? []) {
-      this.committedOffsets(offset.topic, offset.group)[offset.partition] = offset.offset;
-    }
+    this.positions = new GroupPositions(
+      durable?.store,
+      durable?.state.offsets ?? [],
+      options.positionCommitIntervalMs ?? 100,
+      (error) => this.options.onError?.(error, { during: 'committing group positions' }),
+    );
     if (this.store) {
       this.maintenanceTimer = setInterval(() => {
         if (!this.maintenance) {
@@ -214,7 +151,7 @@ export class InProcessBroker {
   createTopic(name: string, partitions: number, compacted = false): void {
     if (this.topics.has(name)) return;
     const stored = this.stored?.partitions.get(name);
-    const committed = [...(this.committed.get(name)?.values() ?? [])];
+    const committed = this.positions.groupsOf(name);
     this.topics.set(name, {
       compacted,
       // What an earlier run stored is compacted once soon after the start.
@@ -283,7 +220,7 @@ export class InProcessBroker {
     let subscription = byGroup.get(group);
     if (!subscription) {
       const ephemeral = options.ephemeral ?? false;
-      const committed = ephemeral ? undefined : this.committed.get(topicName)?.get(group);
+      const committed = ephemeral ? undefined : this.positions.find(topicName, group);
       subscription = {
         offsets: topic.partitions.map(
           (log, partition) =>
@@ -297,11 +234,11 @@ export class InProcessBroker {
       if (this.store && !ephemeral) {
         // From now on deleting respects this group; the store records where it starts, so that a
         // restart before its first commit starts it there again.
-        const positions = this.committedOffsets(topicName, group);
+        const positions = this.positions.of(topicName, group);
         subscription.offsets.forEach((offset, partition) => {
           if (positions[partition] === undefined) {
             positions[partition] = offset;
-            this.scheduleCommit({ topic: topicName, group, partition, offset });
+            this.positions.schedule({ topic: topicName, group, partition, offset });
           }
         });
       }
@@ -382,9 +319,7 @@ export class InProcessBroker {
     this.closed = true;
     clearInterval(this.maintenanceTimer);
     await this.idle();
-    clearTimeout(this.commitTimer);
-    await this.committing;
-    if (this.store) await this.commitPositions();
+    await this.positions.close();
     await this.maintenance;
     await this.store?.close();
   }
@@ -404,7 +339,7 @@ export class InProcessBroker {
         if (topic.appendedSinceCompaction >= this.compactionThreshold) compact.push(name);
         continue;
       }
-      const durableGroups = [...(this.committed.get(name)?.values() ?? [])];
+      const durableGroups = this.positions.groupsOf(name);
       const ephemeralGroups = [...(this.groups.get(name)?.values() ?? [])].filter((g) => g.ephemeral);
       topic.partitions.forEach((log, partition) => {
         const positions = [
@@ -434,14 +369,6 @@ export class InProcessBroker {
   private track(work: Promise<void>): void {
     const tracked = work.finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
-  }
-
-  private committedOffsets(topic: string, group: string): number[] {
-    const byGroup = this.committed.get(topic) ?? new Map<string, number[]>();
-    this.committed.set(topic, byGroup);
-    const offsets = byGroup.get(group) ?? [];
-    byGroup.set(group, offsets);
-    return offsets;
   }
 
   /**
@@ -567,7 +494,7 @@ export class InProcessBroker {
         const next = Number(messages[messages.length - 1].offset) + 1;
         subscription.offsets[partition] = next;
         if (this.store && !subscription.ephemeral) {
-          this.scheduleCommit({ topic: topicName, group, partition, offset: next });
+          this.positions.schedule({ topic: topicName, group, partition, offset: next });
         }
         this.trimTail(topicName, partition);
       } catch (error) {
@@ -587,48 +514,6 @@ export class InProcessBroker {
     if (from >= log.tailBase) return log.readTail(from, max);
     // Older than the tail: only with a store (without one, tailBase is the log's start).
     return this.store!.read(topicName, partition, from, max);
-  }
-
-  /**
-   * Records a group's position in the store within `positionCommitIntervalMs`; positions that pile up
-   * meanwhile go in one write (only the newest of each partition). A crash loses at most that much
-   * progress: redelivered, as at-least-once allows.
-   */
-  private scheduleCommit(offset: GroupOffset): void {
-    this.pendingCommits.set(`${offset.topic}\u0000${offset.group}\u0000${offset.partition}`, offset);
-    this.armCommitTimer();
-  }
-
-  private armCommitTimer(): void {
-    if (this.commitTimer || this.committing || this.closed || this.pendingCommits.size === 0) return;
-    this.commitTimer = setTimeout(() => {
-      this.commitTimer = undefined;
-      this.committing = this.commitPositions().finally(() => {
-        this.committing = undefined;
-        this.armCommitTimer();
-      });
-    }, this.positionCommitIntervalMs);
-  }
-
-  private async commitPositions(): Promise<void> {
-    if (this.pendingCommits.size === 0) return;
-    const offsets = [...this.pendingCommits.values()];
-    this.pendingCommits.clear();
-    try {
-      await this.store!.commit(offsets);
-    } catch (error) {
-      this.options.onError?.(error, { during: 'committing group positions' });
-      // Retried with the newest positions; if the process dies first, the groups get redeliveries.
-      for (const offset of offsets) {
-        const key = `${offset.topic}\u0000${offset.group}\u0000${offset.partition}`;
-        if (!this.pendingCommits.has(key)) this.pendingCommits.set(key, offset);
-      }
-      return;
-    }
-    for (const offset of offsets) {
-      const positions = this.committedOffsets(offset.topic, offset.group);
-      positions[offset.partition] = Math.max(positions[offset.partition] ?? 0, offset.offset);
-    }
   }
 
   /**
@@ -661,15 +546,4 @@ export class InProcessBroker {
     if (!topic) throw new Error(`topic ${name} does not exist (topics are provisioned, not auto-created)`);
     return topic;
   }
-}
-
-/** FNV-1a: stable across processes and restarts, so a key always lands on the same partition. */
-export function partitionFor(key: string | null, partitions: number): number {
-  if (key === null || key === '') return 0;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % partitions;
 }
