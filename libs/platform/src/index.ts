@@ -31,6 +31,7 @@ export * from './messaging/messaging.module';
 export * from './platform.module';
 export * from './http/validation';
 export * from './http/inputs';
+export * from './http/query-or-body';
 export * from './http/create-service-app';
 export * from './http/run-service';
 export * from './rate-limit/rate-limit';

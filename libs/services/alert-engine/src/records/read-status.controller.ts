@@ -1,5 +1,5 @@
-import { ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
-import { Body, Param, Put, Query } from '@nestjs/common';
+import { ApiSuccess, CurrentPrincipal, InputsFromQueryOrBody, Principal } from '@fleet/platform';
+import { Param, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
 import { AlertAccess } from '../common/alert-access';
@@ -19,6 +19,7 @@ export class ReadStatusController {
   ) {}
 
   @Put(':id/:date/update-read-status')
+  @InputsFromQueryOrBody()
   @ApiOperation({
     operationId: 'Alerts_updateReadStatus',
     summary: 'Mark one alert record read or unread',
@@ -33,11 +34,10 @@ export class ReadStatusController {
   async updateReadStatus(
     @CurrentPrincipal() principal: Principal,
     @Param() { id, date }: RecordDateParams,
-    @Query() query: ReadStatusInput,
-    @Body() body: ReadStatusInput,
+    @Query() input: ReadStatusInput,
   ): Promise<AlertRecordV2> {
     const day = utcDayOf('date', date);
-    const isRead = query.isRead ?? body.isRead;
+    const isRead = input.isRead;
     if (isRead === undefined) {
       throw new AlertEngineException(
         AlertEngineExceptionCode.InvalidRecordQuery,

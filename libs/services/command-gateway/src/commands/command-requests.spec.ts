@@ -12,10 +12,10 @@ const problemOf = (run: () => unknown): string => {
 };
 
 describe('command inputs', () => {
-  it('takes the query value first, the body value second, and names a missing field', () => {
-    expect(required('isLock', false, true)).toBe(false);
-    expect(required('isLock', undefined, true)).toBe(true);
-    expect(problemOf(() => required('isLock', undefined, undefined))).toBe(
+  it('takes a given value, false included, and names a missing field', () => {
+    expect(required('isLock', false)).toBe(false);
+    expect(required('isLock', true)).toBe(true);
+    expect(problemOf(() => required('isLock', undefined))).toBe(
       '422 isLock: is required, as a query parameter or in the body',
     );
   });

@@ -12,9 +12,8 @@ import { MAX_ODOMETER_KM } from './dto/command-inputs';
 const invalid = (description: string) =>
   new CommandGatewayException(CommandGatewayExceptionCode.InvalidCommand, description);
 
-/** The query's value of a field, else the body's; a 422 when neither gives one. */
-export function required<T>(field: string, fromQuery: T | undefined, fromBody: T | undefined): T {
-  const value = fromQuery ?? fromBody;
+/** A field's value from the query or the body (InputsFromQueryOrBody); a 422 when neither gave one. */
+export function required<T>(field: string, value: T | undefined): T {
   if (value === undefined) throw invalid(`${field}: is required, as a query parameter or in the body`);
   return value;
 }

@@ -4,12 +4,13 @@ import {
   ApiSuccess,
   CurrentPrincipal,
   envelope,
+  InputsFromQueryOrBody,
   Page,
   PageQuery,
   Principal,
   sliceOf,
 } from '@fleet/platform';
-import { Body, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
@@ -38,6 +39,7 @@ export class VehicleCommandsController {
   constructor(private readonly commands: CommandsService) {}
 
   @Put('door-lock')
+  @InputsFromQueryOrBody()
   @ApiOperation({
     operationId: 'Commands_doorLock',
     summary: 'Lock or unlock the vehicle’s doors (`isLock`)',
@@ -50,16 +52,16 @@ export class VehicleCommandsController {
   async doorLock(
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: VehicleParam,
-    @Query() query: DoorLockInput,
-    @Body() body: DoorLockInput,
+    @Query() input: DoorLockInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CommandRecord> {
-    const lock = required('isLock', query.isLock, body.isLock);
+    const lock = required('isLock', input.isLock);
     return toCommandRecord(await sendCommand(this.commands, reply, principal, id, doorLock(lock), key));
   }
 
   @Post('ignition')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'Commands_ignition',
@@ -73,16 +75,16 @@ export class VehicleCommandsController {
   async ignition(
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: VehicleParam,
-    @Query() query: IgnitionInput,
-    @Body() body: IgnitionInput,
+    @Query() input: IgnitionInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CommandRecord> {
-    const on = required('isOn', query.isOn, body.isOn);
+    const on = required('isOn', input.isOn);
     return toCommandRecord(await sendCommand(this.commands, reply, principal, id, ignition(on), key));
   }
 
   @Put('odometer')
+  @InputsFromQueryOrBody()
   @ApiOperation({
     operationId: 'Commands_odometer',
     summary: 'Set the vehicle’s odometer (`odometer`, km): position records read it from then on',
@@ -95,16 +97,16 @@ export class VehicleCommandsController {
   async odometer(
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: VehicleParam,
-    @Query() query: OdometerInput,
-    @Body() body: OdometerInput,
+    @Query() input: OdometerInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CommandRecord> {
-    const km = required('odometer', query.odometer, body.odometer);
+    const km = required('odometer', input.odometer);
     return toCommandRecord(await sendCommand(this.commands, reply, principal, id, odometer(km), key));
   }
 
   @Put('name')
+  @InputsFromQueryOrBody()
   @ApiOperation({
     operationId: 'Commands_rename',
     summary: 'Rename the vehicle (`name`, 1 to 100 characters once trimmed)',
@@ -117,12 +119,11 @@ export class VehicleCommandsController {
   async rename(
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: VehicleParam,
-    @Query() query: NameInput,
-    @Body() body: NameInput,
+    @Query() input: NameInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CommandRecord> {
-    const name = required('name', query.name, body.name);
+    const name = required('name', input.name);
     return toCommandRecord(await sendCommand(this.commands, reply, principal, id, rename(name), key));
   }
 

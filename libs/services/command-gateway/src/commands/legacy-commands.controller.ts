@@ -1,5 +1,5 @@
-import { ApiSuccess, CurrentPrincipal, Principal } from '@fleet/platform';
-import { Body, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { ApiSuccess, CurrentPrincipal, InputsFromQueryOrBody, Principal } from '@fleet/platform';
+import { Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import {
@@ -26,6 +26,7 @@ export class LegacyCommandsController {
   constructor(private readonly commands: CommandsService) {}
 
   @Post('SendDoorLock')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'LegacyCommands_sendDoorLock',
@@ -38,17 +39,17 @@ export class LegacyCommandsController {
   @ApiSuccess(LegacyCommandRecord, 'The command, queued')
   async sendDoorLock(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: LegacyDoorLockInput,
-    @Body() body: LegacyDoorLockInput,
+    @Query() input: LegacyDoorLockInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LegacyCommandRecord> {
-    const id = required('id', query.id, body.id);
-    const lock = required('isLock', query.isLock, body.isLock);
+    const id = required('id', input.id);
+    const lock = required('isLock', input.isLock);
     return toLegacyCommandRecord(await sendCommand(this.commands, reply, principal, id, doorLock(lock), key));
   }
 
   @Post('SendIgnition')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'LegacyCommands_sendIgnition',
@@ -61,17 +62,17 @@ export class LegacyCommandsController {
   @ApiSuccess(LegacyCommandRecord, 'The command, queued')
   async sendIgnition(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: LegacyIgnitionInput,
-    @Body() body: LegacyIgnitionInput,
+    @Query() input: LegacyIgnitionInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LegacyCommandRecord> {
-    const id = required('id', query.id, body.id);
-    const on = required('isOn', query.isOn, body.isOn);
+    const id = required('id', input.id);
+    const on = required('isOn', input.isOn);
     return toLegacyCommandRecord(await sendCommand(this.commands, reply, principal, id, ignition(on), key));
   }
 
   @Post('UpdateLocation')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'LegacyCommands_updateLocation',
@@ -84,16 +85,16 @@ export class LegacyCommandsController {
   @ApiSuccess(LegacyCommandRecord, 'The command, queued')
   async updateLocation(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: LegacyLocateInput,
-    @Body() body: LegacyLocateInput,
+    @Query() input: LegacyLocateInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LegacyCommandRecord> {
-    const id = required('id', query.id, body.id);
+    const id = required('id', input.id);
     return toLegacyCommandRecord(await sendCommand(this.commands, reply, principal, id, locate(), key));
   }
 
   @Post('ChangeOdometer')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'LegacyCommands_changeOdometer',
@@ -106,17 +107,17 @@ export class LegacyCommandsController {
   @ApiSuccess(LegacyCommandRecord, 'The command, queued')
   async changeOdometer(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: LegacyOdometerInput,
-    @Body() body: LegacyOdometerInput,
+    @Query() input: LegacyOdometerInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LegacyCommandRecord> {
-    const id = required('id', query.id, body.id);
-    const km = required('odometer', query.odometer, body.odometer);
+    const id = required('id', input.id);
+    const km = required('odometer', input.odometer);
     return toLegacyCommandRecord(await sendCommand(this.commands, reply, principal, id, odometer(km), key));
   }
 
   @Post('SetVehicleName')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'LegacyCommands_setVehicleName',
@@ -129,13 +130,12 @@ export class LegacyCommandsController {
   @ApiSuccess(LegacyCommandRecord, 'The command, queued')
   async setVehicleName(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: LegacyNameInput,
-    @Body() body: LegacyNameInput,
+    @Query() input: LegacyNameInput,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LegacyCommandRecord> {
-    const id = required('id', query.id, body.id);
-    const name = required('name', query.name, body.name);
+    const id = required('id', input.id);
+    const name = required('name', input.name);
     return toLegacyCommandRecord(await sendCommand(this.commands, reply, principal, id, rename(name), key));
   }
 }

@@ -3,12 +3,13 @@ import {
   ApiSuccess,
   CurrentPrincipal,
   envelope,
+  InputsFromQueryOrBody,
   Page,
   PageQuery,
   Principal,
   sliceOf,
 } from '@fleet/platform';
-import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { WebhookDispatcherException, WebhookDispatcherExceptionCode } from '../webhook-dispatcher.exception';
 import { LinkAlertInput, NewWebhookInput, WebhookChangeInput, WebhookParam } from './dto/webhook-inputs';
@@ -37,6 +38,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @InputsFromQueryOrBody()
   @ApiOperation({
     operationId: 'Webhooks_create',
     summary: 'Create a webhook; the answer carries its secret, shown this once',
@@ -51,13 +53,12 @@ export class WebhooksController {
   @ApiSuccess(CreatedWebhookRecord, 'The webhook as stored, with its secret', { status: 201 })
   async create(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: NewWebhookInput,
-    @Body() body: NewWebhookInput,
+    @Query() input: NewWebhookInput,
   ): Promise<CreatedWebhookRecord> {
     const { webhook, secret } = await this.webhooks.create(principal.companyId, {
-      url: query.url ?? body.url,
-      alertIds: query.alertIds ?? body.alertIds,
-      isGlobal: query.isGlobal ?? body.isGlobal,
+      url: input.url,
+      alertIds: input.alertIds,
+      isGlobal: input.isGlobal,
     });
     return toCreatedWebhookRecord(webhook, secret);
   }
@@ -81,6 +82,7 @@ export class WebhooksController {
   }
 
   @Put(':id')
+  @InputsFromQueryOrBody()
   @ApiOperation({
     operationId: 'Webhooks_update',
     summary:
@@ -95,14 +97,13 @@ export class WebhooksController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: WebhookParam,
-    @Query() query: WebhookChangeInput,
-    @Body() body: WebhookChangeInput,
+    @Query() input: WebhookChangeInput,
   ): Promise<WebhookRecord> {
     const webhook = await this.webhooks.update(principal.companyId, id, {
-      url: query.url ?? body.url,
-      isActive: query.isActive ?? body.isActive,
-      alertIds: query.alertIds ?? body.alertIds,
-      isGlobal: query.isGlobal ?? body.isGlobal,
+      url: input.url,
+      isActive: input.isActive,
+      alertIds: input.alertIds,
+      isGlobal: input.isGlobal,
     });
     return toWebhookRecord(webhook);
   }
@@ -122,6 +123,7 @@ export class WebhooksController {
   }
 
   @Post(':id/link-alert')
+  @InputsFromQueryOrBody()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'Webhooks_linkAlert',
@@ -136,10 +138,9 @@ export class WebhooksController {
   async linkAlert(
     @CurrentPrincipal() principal: Principal,
     @Param() { id }: WebhookParam,
-    @Query() query: LinkAlertInput,
-    @Body() body: LinkAlertInput,
+    @Query() input: LinkAlertInput,
   ): Promise<WebhookRecord> {
-    const alertId = query.alertId ?? body.alertId;
+    const alertId = input.alertId;
     if (alertId === undefined) {
       throw new WebhookDispatcherException(
         WebhookDispatcherExceptionCode.InvalidWebhook,
