@@ -369,7 +369,6 @@ describe('the embedded fleet app', () => {
         'osmand-listener': 'up',
         'teltonika-port': 'up',
         'gt06-port': 'up',
-        'jwt-key': 'up',
       },
       info: { jwtKeyId: expect.stringMatching(/^[\w-]{16}$/) },
     });
