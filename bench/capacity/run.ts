@@ -128,6 +128,9 @@ async function main(): Promise<void> {
       },
       (path) => receiver.url(path),
     );
+    // The provisioning's rows vacuumed and analysed now, not by autovacuum during the first step.
+    log('VACUUM ANALYZE after provisioning');
+    await pool.query('VACUUM ANALYZE');
 
     // Trackers: every n-th vehicle, so that they spread over the companies; the others report by HTTP.
     const every = Math.max(1, Math.floor(fleet.vehicles.length / DEVICES));
