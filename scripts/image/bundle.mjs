@@ -73,8 +73,8 @@ const imagePlugin = {
 // keeps every CommonJS module lazy (run on its first require), so an app loads only its own graph,
 // in the order tsc wrote it: @fleet/platform-tracing still comes before http, pg and kafkajs.
 async function bundleApps() {
-  const entry = (app, file) =>
-    `  ${JSON.stringify(app)}: () => require(${JSON.stringify(join(dist, 'apps', app, 'src', file))}),`;
+  const entry = (app, file, exported = '') =>
+    `  ${JSON.stringify(app)}: () => require(${JSON.stringify(join(dist, 'apps', app, 'src', file))})${exported},`;
   for (const app of APPS) {
     const file = join(dist, 'apps', app, 'src', 'main.js');
     if (!fs.existsSync(file)) fail(`${relative(root, file)} is missing: run \`npm run build\` first`);
@@ -84,8 +84,9 @@ async function bundleApps() {
     ...APPS.map((app) => entry(app, 'main.js')),
     '};',
     'exports.migrations = {',
-    ...SERVICES.map((app) => entry(app, 'migrate.js')),
+    ...SERVICES.map((app) => entry(app, 'migrate.js', '.migration')),
     '};',
+    "exports.runMigrationsCommand = (steps) => require('@fleet/platform').runMigrationsCommand(steps);",
   ].join('\n');
   await build({
     stdin: { contents, resolveDir: root, sourcefile: 'image-entry.js' },
@@ -113,14 +114,19 @@ async function bundleApps() {
       `'use strict';\n${name}require('../lib/bundle.js').apps[${JSON.stringify(app)}]();\n`,
     );
   }
-  // The prod migrate Job's runner: `node apps/migrate.js <service>` (was dist/apps/<service>/src/migrate.js).
+  // `node apps/migrate.js <service>…` (compose's migrate service, the prod Job): the services'
+  // migrations in the order given, in one process that first waits for PostgreSQL.
   fs.writeFileSync(
     join(out, 'apps', 'migrate.js'),
     [
       "'use strict';",
-      "const migrate = require('../lib/bundle.js').migrations[process.argv[2]];",
-      `if (!migrate) { process.stderr.write('usage: node apps/migrate.js <${SERVICES.join('|')}>\\n'); process.exit(2); }`,
-      'migrate();',
+      "const { migrations, runMigrationsCommand } = require('../lib/bundle.js');",
+      'const services = process.argv.slice(2);',
+      'if (services.length === 0 || !services.every((service) => service in migrations)) {',
+      `  process.stderr.write('usage: node apps/migrate.js <${SERVICES.join('|')}>...\\n');`,
+      '  process.exit(2);',
+      '}',
+      'runMigrationsCommand(services.map((service) => migrations[service]()));',
       '',
     ].join('\n'),
   );

@@ -195,24 +195,6 @@ export class ComposeProject {
     throw new Error(`${why}: ${waiting.join(', ')}\n${reports.join('\n')}`);
   }
 
-  /**
-   * Waits until `name` resolves inside the container of `from`. Seen with podman 4.3 and aardvark-dns
-   * 1.4 on this project's machines: right after `up`, the first lookup of a service name from a new
-   * process can take up to a minute (the resolver's time-outs), after which answers come at once; a
-   * client with a short connect time-out (the admin CLI's 5 s to PostgreSQL) fails in that window.
-   */
-  async waitForName(from: ContainerService, name: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await this.podman('exec', this.container(from), 'getent', 'hosts', name);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-    }
-  }
-
   /** Everything the project made: containers, its network and its named volumes. */
   async down(): Promise<void> {
     await this.compose('down', '-v', '-t', '10').catch((error) => console.error(error));

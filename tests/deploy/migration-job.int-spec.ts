@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { allServiceNames } from '@fleet/contracts';
@@ -26,17 +27,20 @@ function jobCommand(): string[] {
   return job.spec.template.spec.containers[0].command;
 }
 
-async function runJob(databaseUrl: string): Promise<{ code: number; stdout: string }> {
+async function runJob(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const [file, ...args] = jobCommand();
   try {
-    const { stdout } = await run(file, args, {
+    const { stdout, stderr } = await run(file, args, {
       cwd: join(repoRoot, 'dist/image'),
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: databaseUrl },
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: databaseUrl, ...env },
     });
-    return { code: 0, stdout };
+    return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code?: number; stdout?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '' };
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
 }
 
@@ -78,8 +82,41 @@ describe('the migration Job of k8s/overlays/prod/migrate', () => {
 
   it('fails, so that `kubectl wait --for=condition=complete` stops the rollout, when the database is unreachable', async () => {
     const closed = await freePort();
-    const result = await runJob(`postgres://fleet@127.0.0.1:${closed}/fleet`);
-    expect(result.code).not.toBe(0);
+    const result = await runJob(`postgres://fleet@127.0.0.1:${closed}/fleet`, { STARTUP_WAIT_SECONDS: '2' });
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain(
+      `PostgreSQL at 127.0.0.1:${closed} (DATABASE_URL) is unreachable after 2 s`,
+    );
     expect(reports(result.stdout)).toEqual([]);
+  });
+
+  it('waits for a database that opens after it has started, then runs every step', async () => {
+    // A port where nothing listens yet; a proxy to the real database opens there 3 s after the Job.
+    const port = await freePort();
+    const target = new URL(database.url);
+    const [databaseHost, databasePort] = [target.hostname, Number(target.port || 5432)];
+    const proxy = createServer((client) => {
+      const upstream = connect(databasePort, databaseHost);
+      client.pipe(upstream).pipe(client);
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', close);
+      upstream.on('error', close);
+    });
+    const opening = new Promise<void>((resolve) =>
+      setTimeout(() => proxy.listen(port, '127.0.0.1', resolve), 3_000),
+    );
+    target.host = `127.0.0.1:${port}`;
+    try {
+      const result = await runJob(target.toString(), { STARTUP_WAIT_SECONDS: '60' });
+      await opening;
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(reports(result.stdout).map((report) => report.service)).toEqual([...allServiceNames]);
+    } finally {
+      await opening;
+      proxy.close();
+    }
   });
 });

@@ -6,7 +6,14 @@ import { alertsSchema, createAlertAdmin } from '@fleet/alert-engine-service';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { allActions, companyStatuses, CompanyStatus } from '@fleet/contracts';
 import { ApiException } from '@fleet/errors';
-import { dataSourceOptions, ServiceSchema } from '@fleet/platform';
+import {
+  dataSourceOptions,
+  EnvReader,
+  openDataSource,
+  ServiceSchema,
+  StartupError,
+  waitForPostgres,
+} from '@fleet/platform';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import {
   createDeviceSettingsAdmin,
@@ -70,13 +77,28 @@ function databaseUrl(): string {
 
 class UsageError extends Error {}
 
+/** STARTUP_WAIT_SECONDS: how long the database may take to answer (20 s, as for the services). */
+function startupWaitMs(): number {
+  const env = new EnvReader();
+  const seconds = env.int('STARTUP_WAIT_SECONDS', 20, { min: 1, max: 3_600 });
+  env.assertValid();
+  return seconds * 1000;
+}
+
 async function withSchema<T>(
   schema: ServiceSchema,
   work: (dataSource: DataSource) => Promise<T>,
 ): Promise<T> {
-  const dataSource = await new DataSource(
-    dataSourceOptions(schema, { url: databaseUrl(), migrateOnStart: false, poolSize: 2 }, 'fleet-admin'),
-  ).initialize();
+  const url = databaseUrl();
+  // Run right after the stack starts, PostgreSQL (or its name) may not answer yet: wait for it as the
+  // services do, up to STARTUP_WAIT_SECONDS (20).
+  const waitMs = startupWaitMs();
+  await waitForPostgres(url, waitMs);
+  const dataSource = await openDataSource(
+    () =>
+      new DataSource(dataSourceOptions(schema, { url, migrateOnStart: false, poolSize: 2 }, 'fleet-admin')),
+    waitMs,
+  );
   try {
     return await work(dataSource);
   } finally {
@@ -382,6 +404,10 @@ run(command, argv).then(
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
       process.stderr.write(`${error.message}\n\n${USAGE}\n`);
       process.exit(64);
+    }
+    if (error instanceof StartupError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(error.exitCode);
     }
     process.stderr.write(
       `${error instanceof ApiException ? error.description : error instanceof Error ? error.message : String(error)}\n`,

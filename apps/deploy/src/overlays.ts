@@ -216,7 +216,7 @@ export function renderNetworkPolicies(): string {
   ].join('\n')}`;
 }
 
-/** The migration Job: each service's migrate.js in turn, with only DATABASE_URL from the Secret. */
+/** The migration Job: every service's migrations in turn, with only DATABASE_URL from the Secret. */
 export function renderMigrationJob(image = 'fleet-telemetry:latest'): string {
   return `${[
     `# ${GENERATED}`,
@@ -240,12 +240,11 @@ export function renderMigrationJob(image = 'fleet-telemetry:latest'): string {
     '      containers:',
     '        - name: migrate',
     `          image: ${image}`,
-    '          # Each service owns its schema; its migrations take a PostgreSQL advisory lock.',
+    '          # Each service owns its schema; its migrations take a PostgreSQL advisory lock. The command',
+    '          # waits up to STARTUP_WAIT_SECONDS (120) for PostgreSQL, then migrates the services in turn.',
     '          command:',
-    '            - sh',
-    '            - -c',
-    '            - for app in "$@"; do echo "migrating $app"; node apps/migrate.js "$app" || exit 1; done',
-    '            - migrate',
+    '            - node',
+    '            - apps/migrate.js',
     ...allServiceNames.map((service) => `            - ${service}`),
     '          env:',
     `            - ${secretEnv('DATABASE_URL')}`,

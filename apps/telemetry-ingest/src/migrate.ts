@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { ServiceNames } from '@fleet/contracts';
-import { runMigrations } from '@fleet/platform';
+import { MigrationStep, runMigrationsCommand } from '@fleet/platform';
 import { ingestSchema } from '@fleet/telemetry-ingest-service';
 
-runMigrations(ServiceNames.telemetryIngest, [ingestSchema]).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+/** This service's schema, for `node dist/apps/<service>/src/migrate.js` and the image's `node apps/migrate.js`. */
+export const migration: MigrationStep = {
+  service: ServiceNames.telemetryIngest,
+  definitions: [ingestSchema],
+};
+
+if (require.main === module) runMigrationsCommand([migration]);

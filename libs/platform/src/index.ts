@@ -17,6 +17,7 @@ export * from './metrics/metrics.module';
 export * from './metrics/http-metrics';
 export * from './persistence/service-schema';
 export * from './persistence/database.module';
+export * from './persistence/connection-retry';
 export * from './persistence/migrate-cli';
 export * from './persistence/monthly-partitions';
 export * from './persistence/delete-in-batches';

@@ -97,14 +97,13 @@ async function checkAnyBroker(brokers: readonly string[], timeoutMs: number): Pr
 }
 
 /**
- * Before the app is built: waits up to `waitMs` for PostgreSQL and the Kafka brokers to answer, so
- * that a dependency that is down ends the start with exit 69 naming its setting, instead of the
- * minute of client retries (and no /health/live) it took before. Only reachability is checked here;
- * the modules connect for real afterwards.
+ * Waits up to `waitMs` for PostgreSQL at `url` to answer a query, trying again every half second with
+ * a new connection (and so a new name lookup: one that a container network lost is not waited out).
+ * A refused password or a missing database ends the wait at once; both throw a StartupError.
  */
-export async function checkDependencies(config: ServiceConfig, waitMs: number): Promise<void> {
-  const host = databaseHostOf(config.database.url);
-  await retryUntil(() => checkPostgres(config.database.url, waitMs), waitMs).catch((error: unknown) => {
+export async function waitForPostgres(url: string, waitMs: number): Promise<void> {
+  const host = databaseHostOf(url);
+  await retryUntil(() => checkPostgres(url, waitMs), waitMs).catch((error: unknown) => {
     if (error instanceof StartupError) throw error;
     throw new StartupError(
       ExitCodes.unavailable,
@@ -112,6 +111,16 @@ export async function checkDependencies(config: ServiceConfig, waitMs: number): 
       { setting: 'DATABASE_URL', host },
     );
   });
+}
+
+/**
+ * Before the app is built: waits up to `waitMs` for PostgreSQL and the Kafka brokers to answer, so
+ * that a dependency that is down ends the start with exit 69 naming its setting, instead of the
+ * minute of client retries (and no /health/live) it took before. Only reachability is checked here;
+ * the modules connect for real afterwards.
+ */
+export async function checkDependencies(config: ServiceConfig, waitMs: number): Promise<void> {
+  await waitForPostgres(config.database.url, waitMs);
   if (config.messaging.transport !== 'kafka') return;
   const { brokers } = config.messaging.kafka;
   await retryUntil(() => checkAnyBroker(brokers, 2_000), waitMs).catch((error: unknown) => {
