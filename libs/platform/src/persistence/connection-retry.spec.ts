@@ -1,30 +1,6 @@
-import { isConnectionFailure, retryOnConnectionFailure } from './connection-retry';
+import { retryOnConnectionFailure } from './connection-retry';
 
 const withCode = (code: string, message = code) => Object.assign(new Error(message), { code });
-
-describe('isConnectionFailure', () => {
-  it.each([
-    ['a refused connection', withCode('ECONNREFUSED')],
-    ['a name not resolved', withCode('ENOTFOUND')],
-    ['a lookup that timed out', withCode('EAI_AGAIN')],
-    ["node-postgres's connect timeout", new Error('Connection terminated due to connection timeout')],
-    ['a connection closed under a query', new Error('Connection terminated unexpectedly')],
-    ['SQLSTATE 08006 (connection failure)', withCode('08006')],
-    ['SQLSTATE 57P03 (cannot connect now: starting up)', withCode('57P03')],
-  ])('is true for %s', (_, error) => {
-    expect(isConnectionFailure(error)).toBe(true);
-  });
-
-  it.each([
-    ['a failed statement (SQLSTATE 42P01, undefined table)', withCode('42P01')],
-    ['a refused password (28P01)', withCode('28P01')],
-    ['a unique violation (23505)', withCode('23505')],
-    ['a bug', new TypeError('cannot read properties of undefined')],
-    ['something thrown that is not an error', 'Connection terminated'],
-  ])('is false for %s', (_, error) => {
-    expect(isConnectionFailure(error)).toBe(false);
-  });
-});
 
 describe('retryOnConnectionFailure', () => {
   it('runs the work again while PostgreSQL cannot be reached, and returns what it then returns', async () => {

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { redactUrl } from '../config/env-reader';
 import { ServiceConfig } from '../config/service-config';
 import { ExitCodes, StartupError } from './exit-codes';
+import { retryWhile } from './retry-while';
 
 /** PostgreSQL error codes that no amount of waiting fixes: a wrong password or database name. */
 const POSTGRES_CONFIG_ERRORS: Record<string, string> = {
@@ -11,25 +12,8 @@ const POSTGRES_CONFIG_ERRORS: Record<string, string> = {
   '3D000': 'the database does not exist',
 };
 
-const RETRY_INTERVAL_MS = 500;
-
-interface Attempt {
-  /** Resolves when reachable; rejects with why not. A StartupError ends the waiting at once. */
-  (): Promise<void>;
-}
-
-/** Tries `attempt` until it works or `waitMs` has passed; then throws the last failure. */
-async function retryUntil(attempt: Attempt, waitMs: number): Promise<void> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (error instanceof StartupError || Date.now() + RETRY_INTERVAL_MS > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_INTERVAL_MS));
-    }
-  }
-}
+/** A StartupError (a wrong password, a missing database) ends the waiting at once. */
+const notStartupError = (error: unknown) => !(error instanceof StartupError);
 
 function reasonOf(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
@@ -103,7 +87,7 @@ async function checkAnyBroker(brokers: readonly string[], timeoutMs: number): Pr
  */
 export async function waitForPostgres(url: string, waitMs: number): Promise<void> {
   const host = databaseHostOf(url);
-  await retryUntil(() => checkPostgres(url, waitMs), waitMs).catch((error: unknown) => {
+  await retryWhile(() => checkPostgres(url, waitMs), notStartupError, waitMs).catch((error: unknown) => {
     if (error instanceof StartupError) throw error;
     throw new StartupError(
       ExitCodes.unavailable,
@@ -123,7 +107,7 @@ export async function checkDependencies(config: ServiceConfig, waitMs: number): 
   await waitForPostgres(config.database.url, waitMs);
   if (config.messaging.transport !== 'kafka') return;
   const { brokers } = config.messaging.kafka;
-  await retryUntil(() => checkAnyBroker(brokers, 2_000), waitMs).catch((error: unknown) => {
+  await retryWhile(() => checkAnyBroker(brokers, 2_000), notStartupError, waitMs).catch((error: unknown) => {
     throw new StartupError(
       ExitCodes.unavailable,
       `no Kafka broker of KAFKA_BROKERS=${brokers.join(',')} is reachable after ${Math.round(waitMs / 1000)} s: ${reasonOf(error)}`,
