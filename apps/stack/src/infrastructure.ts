@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { createDatabaseUnlessExists } from './infrastructure.queries';
 
 const run = promisify(execFile);
 
@@ -67,9 +68,7 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
     );
   }
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    // Identifiers cannot be parameters; the name is checked by the caller's pattern.
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
+    await createDatabaseUnlessExists(client, database);
   } finally {
     await client.end();
   }

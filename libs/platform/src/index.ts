@@ -25,6 +25,7 @@ export * from './persistence/pg-channel-listener';
 export * from './persistence/projection-wait';
 export * from './persistence/outbox/outbox';
 export * from './persistence/outbox/outbox.schema';
+export * from './persistence/outbox/migrations/1700000000000-create-outbox';
 export * from './messaging/message';
 export * from './messaging/consume-events.decorator';
 export * from './messaging/batch-coalescer';

@@ -7,7 +7,7 @@ export * from './messaging/delivery';
 export * from './messaging/event-server';
 export * from './messaging/in-process/broker-store';
 export * from './messaging/in-process/in-process-broker';
-export * from './messaging/in-process/postgres-broker-store';
+export * from './messaging/in-process/postgres-broker.store';
 export * from './messaging/in-process/in-process-event-server';
 export * from './messaging/in-process/in-process-event-publisher';
 export * from './messaging/kafka/kafka-client';

@@ -4,7 +4,7 @@ import { DeadLetterHeaders, defineTopic, EventSchemaError, TopicSpec } from '@fl
 import { createTestDatabase, repoRoot, TestDatabase, waitFor } from '@fleet/testing';
 import { IsInt, IsString, Min } from 'class-validator';
 import { InProcessBroker } from './in-process/in-process-broker';
-import { PostgresBrokerStore } from './in-process/postgres-broker-store';
+import { PostgresBrokerStore } from './in-process/postgres-broker.store';
 import { EventBatch } from './message';
 import {
   durableInProcessTransport,

@@ -7,6 +7,7 @@ import { HealthRegistry } from '../health/health.registry';
 import { EventPublisher } from '../messaging/message';
 import { FleetMetrics } from '../metrics/fleet-metrics';
 import { ExitCodes, StartupError } from '../runtime/exit-codes';
+import { ping } from './catalog.queries';
 import { Outbox } from './outbox/outbox';
 import { dataSourceOptions, migrateServiceSchema, pendingMigrations, ServiceSchema } from './service-schema';
 
@@ -23,7 +24,7 @@ function schemaLifecycle(definition: ServiceSchema) {
     ) {
       health.register({
         name: `database:${definition.schema}`,
-        check: async () => void (await dataSource.query('SELECT 1')),
+        check: () => ping(dataSource),
       });
     }
 

@@ -2,6 +2,8 @@ import { HOUR_MS } from '@fleet/contracts';
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { relationExists, tryAdvisoryTransactionLock } from './catalog.queries';
+import { partitionQueries } from './partitions.queries';
 
 /**
  * How much time one partition holds: a month (`<table>_yyyy_mm`: position history, alert records) or a
@@ -110,41 +112,34 @@ export class TimePartitions implements OnApplicationBootstrap, OnApplicationShut
   async maintain(now = new Date()): Promise<PartitionChanges> {
     const { schema, table, timeColumn, retentionDays, unit, ahead } = this.spec;
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
-        `fleet-partitions:${schema}.${table}`,
-      ]);
-      if (!locked) return { created: [], dropped: [] };
+      if (!(await tryAdvisoryTransactionLock(manager, `fleet-partitions:${schema}.${table}`))) {
+        return { created: [], dropped: [] };
+      }
       const created: string[] = [];
       for (let offset = -1; offset <= ahead; offset++) {
         const start = unitStart(unit, now, offset);
-        const end = unitStart(unit, now, offset + 1);
         const name = `${table}_${suffix(unit, start)}`;
-        const [{ exists }] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [
-          `"${schema}"."${name}"`,
-        ]);
-        if (exists) continue;
-        await manager.query(
-          `CREATE TABLE "${schema}"."${name}" PARTITION OF ${this.qualified}
-             FOR VALUES FROM ('${start.toISOString()}') TO ('${end.toISOString()}')`,
+        if (await relationExists(manager, `"${schema}"."${name}"`)) continue;
+        await partitionQueries.create(
+          manager,
+          schema,
+          name,
+          this.qualified,
+          start,
+          unitStart(unit, now, offset + 1),
         );
         created.push(name);
       }
       const cutoff = new Date(now.getTime() - retentionDays * 24 * HOUR_MS);
-      const partitions: { name: string; bound: string }[] = await manager.query(
-        `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
-           FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-          WHERE i.inhparent = $1::regclass`,
-        [this.qualified],
-      );
       const dropped: string[] = [];
-      for (const partition of partitions) {
+      for (const partition of await partitionQueries.list(manager, this.qualified)) {
         const upper = /TO \('([^']+)'\)/.exec(partition.bound)?.[1];
         if (!upper || new Date(upper) > cutoff) continue;
-        await manager.query(`DROP TABLE "${schema}"."${partition.name}"`);
+        await partitionQueries.drop(manager, schema, partition.name);
         dropped.push(partition.name);
       }
       // The default partition holds only rows outside every partition above; retention applies to it row by row.
-      await manager.query(`DELETE FROM "${schema}"."${table}_default" WHERE "${timeColumn}" < $1`, [cutoff]);
+      await partitionQueries.pruneDefault(manager, schema, table, timeColumn, cutoff);
       if (created.length || dropped.length)
         this.logger.log({ msg: 'partitions maintained', created, dropped });
       return { created, dropped };

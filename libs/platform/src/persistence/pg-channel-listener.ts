@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
+import { listen } from './catalog.queries';
 
 /** Wait before listening again after the listening connection failed. */
 const RECONNECT_MS = 1_000;
@@ -62,7 +63,7 @@ export class PgChannelListener {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${this.options.channel}`);
+      await listen(client, this.options.channel);
       if (this.stopped) {
         await client.end().catch(() => undefined);
         return;

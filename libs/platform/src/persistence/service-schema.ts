@@ -1,6 +1,14 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { DatabaseConfig } from '../config/service-config';
-import { outboxEntity, outboxMigration } from './outbox/outbox.schema';
+import {
+  advisoryLock,
+  advisoryUnlock,
+  appliedMigrationNames,
+  createSchema,
+  relationExists,
+} from './catalog.queries';
+import { outboxMigration } from './outbox/migrations/1700000000000-create-outbox';
+import { outboxEntity } from './outbox/outbox.schema';
 import { fastTimestampTypes } from './timestamp-parser';
 
 /**
@@ -61,12 +69,12 @@ export async function migrateServiceSchema(
   await runner.connect();
   const lockKey = `fleet-migrations:${definition.schema}`;
   try {
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${definition.schema}"`);
+    await advisoryLock(runner, lockKey);
+    await createSchema(runner, definition.schema);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((migration) => migration.name);
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+    await advisoryUnlock(runner, lockKey).catch(() => undefined);
     await runner.release();
   }
 }
@@ -80,13 +88,7 @@ export async function pendingMigrations(
   definition: ServiceSchema,
 ): Promise<string[]> {
   const known = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-  const [{ table }] = (await dataSource.query('SELECT to_regclass($1) AS "table"', [
-    `"${definition.schema}".migrations`,
-  ])) as { table: string | null }[];
-  if (!table) return known;
-  const rows = (await dataSource.query(`SELECT name FROM "${definition.schema}".migrations`)) as {
-    name: string;
-  }[];
-  const applied = new Set(rows.map((row) => row.name));
+  if (!(await relationExists(dataSource, `"${definition.schema}".migrations`))) return known;
+  const applied = new Set(await appliedMigrationNames(dataSource, definition.schema));
   return known.filter((name) => !applied.has(name));
 }

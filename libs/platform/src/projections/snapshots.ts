@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { snapshotQueries } from './snapshots.queries';
 
 /**
  * Reference data another service owns reaches a service as snapshots on a compacted topic (companies
@@ -69,20 +70,15 @@ export async function applySnapshotRows<S extends VersionedSnapshot>(
   for (const snapshot of snapshots) {
     const row = target.rowOf(snapshot);
     if (target.isDeleted?.(snapshot)) {
-      await manager.query(`DELETE FROM ${target.table} WHERE ${target.key} = $1 AND version <= $2`, [
+      await snapshotQueries.deleteUnlessNewer(
+        manager,
+        target.table,
+        target.key,
         row[target.key],
         snapshot.version,
-      ]);
-      continue;
+      );
+    } else {
+      await snapshotQueries.upsertIfNewer(manager, target.table, target.key, row);
     }
-    const columns = Object.keys(row);
-    const updates = columns.filter((column) => column !== target.key);
-    await manager.query(
-      `INSERT INTO ${target.table} AS held (${columns.join(', ')})
-       VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
-       ON CONFLICT (${target.key}) DO UPDATE SET ${updates.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}
-       WHERE held.version < EXCLUDED.version`,
-      columns.map((column) => row[column]),
-    );
   }
 }

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { Client } from 'pg';
 import { redactUrl } from '../config/env-reader';
+import { ping } from '../persistence/catalog.queries';
 import { ServiceConfig } from '../config/service-config';
 import { ExitCodes, StartupError } from './exit-codes';
 import { retryWhile } from './retry-while';
@@ -36,7 +37,7 @@ async function checkPostgres(url: string, timeoutMs: number): Promise<void> {
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.query('SELECT 1');
+    await ping(client);
   } catch (error) {
     const refused = POSTGRES_CONFIG_ERRORS[(error as { code?: string }).code ?? ''];
     if (refused) {

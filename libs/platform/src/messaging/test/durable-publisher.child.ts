@@ -11,7 +11,7 @@
  * Relative imports only: it runs without the workspace's path aliases.
  */
 import { InProcessBroker } from '../in-process/in-process-broker';
-import { PostgresBrokerStore } from '../in-process/postgres-broker-store';
+import { PostgresBrokerStore } from '../in-process/postgres-broker.store';
 
 /** The test reads these back from its own copy: importing this file would run it. */
 const CHILD_TOPIC = { name: 'contract.kill.v1', partitions: 4 };

@@ -8,7 +8,7 @@ import { EventServer } from '../event-server';
 import { InProcessBroker, InProcessBrokerOptions } from '../in-process/in-process-broker';
 import { InProcessEventPublisher } from '../in-process/in-process-event-publisher';
 import { InProcessEventServer } from '../in-process/in-process-event-server';
-import { PostgresBrokerStore } from '../in-process/postgres-broker-store';
+import { PostgresBrokerStore } from '../in-process/postgres-broker.store';
 import { KafkaEventPublisher } from '../kafka/kafka-event-publisher';
 import { KafkaEventServer } from '../kafka/kafka-event-server';
 import { provisionTopics, topicConfigs } from '../kafka/topic-provisioning';

@@ -3,7 +3,8 @@ import { createTestDatabase, TestDatabase, waitFor } from '@fleet/testing';
 import { DataSource } from 'typeorm';
 import { EventPublisher, OutgoingEvent } from '../../messaging/message';
 import { Outbox } from './outbox';
-import { outboxEntity, outboxMigration } from './outbox.schema';
+import { outboxMigration } from './migrations/1700000000000-create-outbox';
+import { outboxEntity } from './outbox.schema';
 
 /** Records what the relay publishes; the broker is not what these tests are about. */
 class RecordingPublisher extends EventPublisher {

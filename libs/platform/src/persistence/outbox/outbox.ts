@@ -4,7 +4,7 @@ import { DataSource, EntityManager, QueryRunner, TransactionCommitEvent } from '
 import { EventPublisher, OutgoingEvent } from '../../messaging/message';
 import { traceHeadersOf } from '../../tracing/trace-context';
 import { PgChannelListener } from '../pg-channel-listener';
-import { OutboxRow } from './outbox.schema';
+import { OutboxQueries } from './outbox.queries';
 
 export interface OutboxOptions {
   /** Rows published per transaction. */
@@ -53,6 +53,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Transactions that enqueued rows and have not committed yet: their commit wakes the relay. */
   private readonly uncommitted = new WeakSet<QueryRunner>();
   private readonly listener?: PgChannelListener;
+  private readonly queries: OutboxQueries;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -61,6 +62,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     options: OutboxOptions = {},
   ) {
     this.logger = new Logger(`Outbox:${schema}`);
+    this.queries = new OutboxQueries(schema);
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? (options.notifications ? 5_000 : 250);
     if (options.notifications)
@@ -105,20 +107,13 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     if (events.length === 0) return;
     const trace = traceHeadersOf();
     // The notification is sent when (and only if) the transaction commits, to every relay listening.
-    await manager.query(
-      `WITH inserted AS (
-         INSERT INTO "${this.schema}".outbox (topic, key, payload, headers)
-         SELECT $1, key, payload, headers FROM unnest($2::text[], $3::jsonb[], $4::jsonb[]) AS e(key, payload, headers)
-         RETURNING 1)
-       SELECT pg_notify($5, '') WHERE EXISTS (SELECT FROM inserted)`,
-      [
-        topic.name,
-        events.map((event) => event.key),
-        events.map((event) => encodeEvent(topic, event.payload)),
-        events.map((event) => JSON.stringify({ ...trace, ...event.headers })),
-        outboxChannel(this.schema),
-      ],
-    );
+    await this.queries.insert(manager, {
+      topic: topic.name,
+      keys: events.map((event) => event.key),
+      payloads: events.map((event) => encodeEvent(topic, event.payload)),
+      headers: events.map((event) => JSON.stringify({ ...trace, ...event.headers })),
+      channel: outboxChannel(this.schema),
+    });
     // Publish as soon as the caller commits; a rollback leaves nothing to publish.
     const runner = manager.queryRunner;
     if (runner?.isTransactionActive) this.uncommitted.add(runner);
@@ -138,11 +133,8 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
    * operator wants to see then (an empty outbox is the normal state).
    */
   async backlog(): Promise<{ rows: number; oldestAgeSeconds: number }> {
-    const [row]: { rows: string; age: number | null }[] = await this.dataSource.query(
-      `SELECT count(*) AS rows, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-         FROM "${this.schema}".outbox`,
-    );
-    return { rows: Number(row.rows), oldestAgeSeconds: Math.max(0, row.age ?? 0) };
+    const { rows, age } = await this.queries.backlog(this.dataSource);
+    return { rows, oldestAgeSeconds: Math.max(0, age ?? 0) };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -198,14 +190,8 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
 
   private async publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
-        `fleet-outbox:${this.schema}`,
-      ]);
-      if (!locked) return 0;
-      const rows: OutboxRow[] = await manager.query(
-        `SELECT id, topic, key, payload, headers FROM "${this.schema}".outbox ORDER BY id LIMIT $1`,
-        [this.batchSize],
-      );
+      if (!(await this.queries.lockRelay(manager))) return 0;
+      const rows = await this.queries.oldest(manager, this.batchSize);
       // Consecutive rows of one topic go out in one send, in id order.
       for (let start = 0; start < rows.length;) {
         let end = start;
@@ -218,9 +204,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         start = end;
       }
       if (rows.length > 0) {
-        await manager.query(`DELETE FROM "${this.schema}".outbox WHERE id = ANY($1::bigint[])`, [
+        await this.queries.delete(
+          manager,
           rows.map((row) => row.id),
-        ]);
+        );
       }
       return rows.length;
     });
