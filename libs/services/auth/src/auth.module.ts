@@ -1,8 +1,10 @@
 import { DatabaseModule } from '@fleet/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { ApiKeyQueries } from './api-keys/api-keys.queries';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { authSchema } from './auth.schema';
 import { CompaniesController } from './companies/companies.controller';
+import { CompanyQueries } from './companies/companies.queries';
 import { CompaniesService } from './companies/companies.service';
 import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from './tokens/auth-service.config';
 import { TokenController } from './tokens/token.controller';
@@ -21,9 +23,11 @@ export class AuthModule {
       controllers: [TokenController, CompaniesController],
       providers: [
         { provide: AUTH_SERVICE_CONFIG, useValue: config },
+        ApiKeyQueries,
         ApiKeysService,
         PasswordHasher,
         UsersService,
+        CompanyQueries,
         CompaniesService,
         CredentialThrottle,
         TokenService,

@@ -7,6 +7,7 @@ import { AUTH_SERVICE_CONFIG, AuthServiceConfig } from '../tokens/auth-service.c
 import { AUTH_SCHEMA } from '../auth.schema.constants';
 import { ApiKey } from './api-key.entity';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-secret';
+import { ApiKeyQueries, DeletedKeyRow } from './api-keys.queries';
 
 export interface NewApiKey {
   companyId: number;
@@ -23,13 +24,6 @@ export interface CreatedApiKey {
   keyPrefix: string;
 }
 
-/** A deleted key, as a revocation announces it. */
-interface DeletedRow {
-  id: number;
-  company_id: number;
-  deleted_at: Date;
-}
-
 @Injectable()
 export class ApiKeysService implements OnApplicationBootstrap {
   constructor(
@@ -37,6 +31,7 @@ export class ApiKeysService implements OnApplicationBootstrap {
     @InjectDataSource(AUTH_SCHEMA) private readonly dataSource: DataSource,
     @InjectOutbox(AUTH_SCHEMA) private readonly outbox: Outbox,
     @Inject(AUTH_SERVICE_CONFIG) private readonly config: Pick<AuthServiceConfig, 'tokenLifetimeSeconds'>,
+    private readonly queries: ApiKeyQueries,
   ) {}
 
   async create(input: NewApiKey): Promise<CreatedApiKey> {
@@ -59,12 +54,12 @@ export class ApiKeysService implements OnApplicationBootstrap {
    * on the live stream, which the revocation announced here ends (docs/stream.md).
    */
   async delete(id: number): Promise<boolean> {
-    return (await this.deleteWhere('id = $1', [id])) > 0;
+    return (await this.deleteAndAnnounce((manager) => this.queries.deleteById(manager, id))) > 0;
   }
 
   /** Deletes, as delete() does, every active key of the company carrying this label; says how many. */
   async deleteByLabel(companyId: number, label: string): Promise<number> {
-    return this.deleteWhere('company_id = $1 AND label = $2', [companyId, label]);
+    return this.deleteAndAnnounce((manager) => this.queries.deleteByLabel(manager, companyId, label));
   }
 
   /**
@@ -74,30 +69,21 @@ export class ApiKeysService implements OnApplicationBootstrap {
    */
   async onApplicationBootstrap(): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const rows: DeletedRow[] = await manager.query(
-        `SELECT id, company_id, deleted_at FROM auth.api_keys
-          WHERE deleted_at > now() - make_interval(secs => $1)`,
-        [this.config.tokenLifetimeSeconds],
-      );
+      const rows = await this.queries.deletedWithin(manager, this.config.tokenLifetimeSeconds);
       await this.announce(manager, rows);
     });
   }
 
-  private deleteWhere(condition: string, params: unknown[]): Promise<number> {
+  /** Deletes keys with `remove` and announces them, in one transaction; says how many. */
+  private deleteAndAnnounce(remove: (manager: EntityManager) => Promise<DeletedKeyRow[]>): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: DeletedRow[] = await manager.query(
-        `WITH done AS (
-           UPDATE auth.api_keys SET deleted_at = now() WHERE ${condition} AND deleted_at IS NULL
-           RETURNING id, company_id, deleted_at)
-         SELECT * FROM done`,
-        params,
-      );
+      const rows = await remove(manager);
       await this.announce(manager, rows);
       return rows.length;
     });
   }
 
-  private announce(manager: EntityManager, rows: readonly DeletedRow[]): Promise<void> {
+  private announce(manager: EntityManager, rows: readonly DeletedKeyRow[]): Promise<void> {
     return this.outbox.enqueue(
       manager,
       Topics.apiKeyRevocations,

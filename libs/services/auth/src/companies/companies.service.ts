@@ -4,6 +4,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { AUTH_SCHEMA } from '../auth.schema.constants';
+import { CompanyQueries } from './companies.queries';
 import { Company } from './company.entity';
 import { AuthException, AuthExceptionCode } from '../auth.exception';
 
@@ -50,6 +51,7 @@ export class CompaniesService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource(AUTH_SCHEMA) private readonly dataSource: DataSource,
     @InjectOutbox(AUTH_SCHEMA) private readonly outbox: Outbox,
+    private readonly queries: CompanyQueries,
   ) {}
 
   async create(input: NewCompany): Promise<Company> {
@@ -114,30 +116,13 @@ export class CompaniesService implements OnApplicationBootstrap {
 
   /** The company or one above it that is not active, if any. */
   async blockingAncestor(id: number): Promise<Company | undefined> {
-    const rows: { id: number }[] = await this.dataSource.query(
-      `WITH RECURSIVE chain AS (
-         SELECT id, parent_id, status, 0 AS depth FROM auth.companies WHERE id = $1
-         UNION ALL
-         SELECT c.id, c.parent_id, c.status, chain.depth + 1 FROM auth.companies c JOIN chain ON c.id = chain.parent_id
-         WHERE chain.depth < 100
-       )
-       SELECT id FROM chain WHERE status <> 'active' ORDER BY depth LIMIT 1`,
-      [id],
-    );
-    return rows.length ? ((await this.findById(rows[0].id)) ?? undefined) : undefined;
+    const blockingId = await this.queries.blockingAncestorId(id);
+    return blockingId !== undefined ? ((await this.findById(blockingId)) ?? undefined) : undefined;
   }
 
   /** The company and everything below it, with each one's depth under it. */
   async subtree(rootId: number): Promise<CompanyInTree[]> {
-    const rows: { id: number; level: number }[] = await this.dataSource.query(
-      `WITH RECURSIVE tree AS (
-         SELECT id, 0 AS level FROM auth.companies WHERE id = $1
-         UNION ALL
-         SELECT c.id, tree.level + 1 FROM auth.companies c JOIN tree ON c.parent_id = tree.id WHERE tree.level < 100
-       )
-       SELECT id, level FROM tree`,
-      [rootId],
-    );
+    const rows = await this.queries.subtree(rootId);
     const companies = await this.dataSource
       .getRepository(Company)
       .findBy({ id: In(rows.map((row) => row.id)) });

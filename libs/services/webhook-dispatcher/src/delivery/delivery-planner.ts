@@ -5,6 +5,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { GlobalTarget, LinkedTarget, WebhookQueries } from '../webhooks/webhooks.queries';
+import { DeliveryQueries, PlannedDelivery } from './delivery.queries';
 import { webhookBodyOf } from './webhook-payload';
 
 /** Fired alerts planned in one transaction at most. */
@@ -13,15 +15,6 @@ const MAX_ALERTS_PER_TRANSACTION = 2_000;
 /** A fired alert to plan, with the `traceparent` of the event that brought it (null: not traced). */
 interface TracedAlert {
   alert: AlertFiredV1;
-  traceparent: string | null;
-}
-
-/** A delivery about to be stored: one fired alert for one webhook. */
-interface PlannedDelivery {
-  id: string;
-  webhookId: number;
-  alert: AlertFiredV1;
-  body: string;
   traceparent: string | null;
 }
 
@@ -50,6 +43,8 @@ export class DeliveryPlanner {
   constructor(
     @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
     private readonly companies: CompanyDirectory,
+    private readonly webhooks: WebhookQueries,
+    private readonly deliveries: DeliveryQueries,
   ) {}
 
   whenPlanned(listener: () => void): void {
@@ -80,24 +75,16 @@ export class DeliveryPlanner {
     const alerts = traced.map(({ alert }) => alert);
     const linkedTypes = alerts.filter((alert) => isDeliveredToLinkedWebhooks(alert.alertTypeId));
     const globalTypes = alerts.filter((alert) => isDeliveredToGlobalWebhooks(alert.alertTypeId));
-    const linked: { configuration_id: number; webhook_id: number; company_id: number }[] = linkedTypes.length
-      ? await manager.query(
-          `SELECT l.configuration_id, w.id AS webhook_id, w.company_id
-             FROM webhooks.webhook_alerts l JOIN webhooks.webhooks w ON w.id = l.webhook_id
-            WHERE l.configuration_id = ANY($1::int[])
-              AND NOT w.is_global AND w.is_active AND w.deleted_at IS NULL`,
-          [[...new Set(linkedTypes.map((alert) => alert.configurationId))]],
-        )
+    const linked: LinkedTarget[] = linkedTypes.length
+      ? await this.webhooks.linkedTargets(manager, [
+          ...new Set(linkedTypes.map((alert) => alert.configurationId)),
+        ])
       : [];
     const companyIds = new Set(
       globalTypes.flatMap((alert) => [alert.companyId, ...alert.ancestorCompanyIds]),
     );
-    const global: { webhook_id: number; company_id: number }[] = companyIds.size
-      ? await manager.query(
-          `SELECT id AS webhook_id, company_id FROM webhooks.webhooks
-            WHERE company_id = ANY($1::int[]) AND is_global AND is_active AND deleted_at IS NULL`,
-          [[...companyIds]],
-        )
+    const global: GlobalTarget[] = companyIds.size
+      ? await this.webhooks.globalTargets(manager, [...companyIds])
       : [];
 
     const linkedByConfiguration = groupBy(linked, (row) => row.configuration_id);
@@ -131,25 +118,7 @@ export class DeliveryPlanner {
   /** Inserts the deliveries due now; those already planned for the same alert and webhook are skipped. */
   private async store(manager: EntityManager, planned: readonly PlannedDelivery[]): Promise<number> {
     if (planned.length === 0) return 0;
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO webhooks.deliveries
-         (id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, traceparent, status, next_attempt_at)
-       SELECT id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, traceparent, 'pending', now()
-         FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::int[], $5::smallint[], $6::text[], $7::text[])
-           AS p(id, webhook_id, alert_event_id, configuration_id, alert_type_id, body, traceparent)
-       ON CONFLICT (alert_event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
-       RETURNING id`,
-      [
-        planned.map((delivery) => delivery.id),
-        planned.map((delivery) => delivery.webhookId),
-        planned.map((delivery) => delivery.alert.eventId),
-        planned.map((delivery) => delivery.alert.configurationId),
-        planned.map((delivery) => delivery.alert.alertTypeId),
-        planned.map((delivery) => delivery.body),
-        planned.map((delivery) => delivery.traceparent),
-      ],
-    );
-    return inserted.length;
+    return this.deliveries.insertPlanned(manager, planned);
   }
 }
 

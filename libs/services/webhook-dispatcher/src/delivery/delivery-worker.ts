@@ -7,11 +7,12 @@ import { AttemptOutcome, WebhookSender } from '../sending/webhook-sender';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from '../webhook-dispatcher.config';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
 import { SecretBox } from '../webhooks/secret-box';
+import { WebhookQueries, WebhookState } from '../webhooks/webhooks.queries';
 import { AttemptLabel, attemptLabelOf } from './delivery-metrics';
 import { DeliveryPlanner } from './delivery-planner';
+import { AttemptedResult, ClaimedDelivery, DeliveryQueries, DeliveryResult } from './delivery.queries';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule';
 import { signatureOf } from './signature';
-import { DeliveryStatus } from './delivery.entity';
 
 /** How long a claimed delivery is held: longer than an attempt can take (5 s POST, 5 s GET, lookups). */
 const LEASE_SECONDS = 20;
@@ -22,50 +23,10 @@ const MAX_RESULTS_PER_TRANSACTION = 1_000;
 /** Most deliveries claimed by one query. */
 const MAX_CLAIM = 500;
 
-const DELETED: Pick<Result, 'status' | 'outcome'> = { status: 'cancelled', outcome: 'webhook deleted' };
-
-/** A claimed delivery with what send time needs of its webhook. */
-interface Claimed {
-  id: string;
-  webhookId: number;
-  body: string;
-  /** Attempts recorded before this one. */
-  attempts: number;
-  /** When the delivery was planned: the start of its delivery latency. */
-  createdAt: Date;
-  /** The trace the delivery was planned in: its attempts continue it. */
-  traceparent: string | null;
-}
-
-interface WebhookState {
-  id: number;
-  company_id: number;
-  url: string;
-  is_active: boolean;
-  deleted_at: Date | null;
-  secret_ciphertext: Buffer;
-}
-
-/** What one attempt (or the decision not to make one) leaves behind. */
-interface Result {
-  deliveryId: string;
-  status: DeliveryStatus;
-  /** Attempts recorded after this result. */
-  attempts: number;
-  /** For a failed attempt with another to come: milliseconds after now. */
-  retryInMs?: number;
-  outcome: string | null;
-  attempt?: {
-    number: number;
-    deliveryUuid: string;
-    startedAt: Date;
-    durationMs: number;
-    statusCode: number | null;
-    error: string | null;
-    responseExcerpt: string | null;
-    redirectedTo: string | null;
-  };
-}
+const DELETED: Pick<DeliveryResult, 'status' | 'outcome'> = {
+  status: 'cancelled',
+  outcome: 'webhook deleted',
+};
 
 /**
  * Attempts due deliveries (docs/webhooks.md, "How delivery works"). Deliveries and their schedule live
@@ -82,7 +43,7 @@ interface Result {
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly sender: WebhookSender;
-  private readonly results = new BatchCoalescer<Result>(
+  private readonly results = new BatchCoalescer<DeliveryResult>(
     (results) => this.record(results),
     MAX_RESULTS_PER_TRANSACTION,
   );
@@ -101,6 +62,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly companies: CompanyDirectory,
     private readonly secrets: SecretBox,
     private readonly metrics: FleetMetrics,
+    private readonly deliveries: DeliveryQueries,
+    private readonly webhooks: WebhookQueries,
     planner: DeliveryPlanner,
   ) {
     this.sender = new WebhookSender({
@@ -167,48 +130,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * Claims up to `limit` due deliveries, oldest due first, leaving out webhooks whose endpoint has no
    * free slot in this process; holds them with a lease.
    */
-  private async claim(limit: number): Promise<Claimed[]> {
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
     const saturated = [...this.endpoints.values()]
       .filter((endpoint) => endpoint.count >= this.config.maxPerEndpoint)
       .flatMap((endpoint) => [...endpoint.webhookIds.keys()]);
-    const rows: {
-      id: string;
-      webhook_id: number;
-      body: string;
-      attempts: number;
-      created_at: Date;
-      traceparent: string | null;
-    }[] = await this.dataSource.query(
-      `WITH due AS (
-           SELECT id FROM webhooks.deliveries
-            WHERE status = 'pending' AND next_attempt_at <= now()
-              AND (lease_until IS NULL OR lease_until < now())
-              AND webhook_id <> ALL($2::int[])
-            ORDER BY next_attempt_at
-            LIMIT $1
-            FOR UPDATE SKIP LOCKED),
-         claimed AS (
-           UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $3)
-             FROM due WHERE d.id = due.id
-           RETURNING d.id, d.webhook_id, d.body, d.attempts, d.created_at, d.traceparent)
-         -- A SELECT, so that the driver answers rows (an UPDATE answers [rows, count]).
-         SELECT * FROM claimed`,
-      [limit, saturated, LEASE_SECONDS],
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      webhookId: row.webhook_id,
-      body: row.body,
-      attempts: row.attempts,
-      createdAt: new Date(row.created_at),
-      traceparent: row.traceparent,
-    }));
+    return this.deliveries.claimDue(limit, saturated, LEASE_SECONDS);
   }
 
   /** Starts an attempt for each claimed delivery that has a free slot; releases the others at once. */
-  private async start(claimed: readonly Claimed[]): Promise<void> {
+  private async start(claimed: readonly ClaimedDelivery[]): Promise<void> {
     if (claimed.length === 0) return;
-    const webhooks = await this.webhooksOf([...new Set(claimed.map((delivery) => delivery.webhookId))]);
+    const webhooks = await this.webhooks.statesOf([
+      ...new Set(claimed.map((delivery) => delivery.webhookId)),
+    ]);
     const released: string[] = [];
     for (const delivery of claimed) {
       const webhook = webhooks.get(delivery.webhookId);
@@ -241,25 +175,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       this.attemptsInFlight.add(attempt);
     }
-    if (released.length) {
-      await this.dataSource.query(
-        `UPDATE webhooks.deliveries SET lease_until = NULL WHERE id = ANY($1::uuid[]) AND status = 'pending'`,
-        [released],
-      );
-    }
-  }
-
-  private async webhooksOf(ids: readonly number[]): Promise<Map<number, WebhookState>> {
-    const rows: WebhookState[] = await this.dataSource.query(
-      `SELECT id, company_id, url, is_active, deleted_at, secret_ciphertext FROM webhooks.webhooks
-        WHERE id = ANY($1::int[])`,
-      [ids],
-    );
-    return new Map(rows.map((row) => [row.id, row]));
+    if (released.length) await this.deliveries.releaseLeases(released);
   }
 
   /** A result written in the background: failing leaves the delivery pending, due again after its lease. */
-  private submitQuietly(result: Result): void {
+  private submitQuietly(result: DeliveryResult): void {
     this.results.submit([result]).catch((error: unknown) => {
       this.logger.error({
         msg: 'recording a webhook delivery failed',
@@ -270,7 +190,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** Why a delivery to this webhook ends without an attempt, if it does. */
-  private refusalOf(webhook: WebhookState | undefined): Pick<Result, 'status' | 'outcome'> | undefined {
+  private refusalOf(
+    webhook: WebhookState | undefined,
+  ): Pick<DeliveryResult, 'status' | 'outcome'> | undefined {
     if (!webhook || webhook.deleted_at) return DELETED;
     if (!webhook.is_active) return { status: 'dropped', outcome: 'webhook inactive' };
     const blocking = this.companies.blockingAncestor(webhook.company_id);
@@ -280,8 +202,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** One attempt: signed with the webhook's current secret, sent to its current URL. */
-  private async attempt(delivery: Claimed, webhook: WebhookState): Promise<void> {
-    let result: Result;
+  private async attempt(delivery: ClaimedDelivery, webhook: WebhookState): Promise<void> {
+    let result: DeliveryResult;
     try {
       const secret = this.secrets.open(webhook.secret_ciphertext, webhook.id);
       const deliveryUuid = randomUUID();
@@ -341,47 +263,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** Writes results in one transaction: attempts appended, deliveries moved on (unless cancelled meanwhile). */
-  private async record(results: readonly Result[]): Promise<void> {
-    const attempts = results.filter((result) => result.attempt);
+  private async record(results: readonly DeliveryResult[]): Promise<void> {
+    const attempts = results.filter((result): result is AttemptedResult => result.attempt !== undefined);
     await this.dataSource.transaction(async (manager) => {
-      if (attempts.length) {
-        await manager.query(
-          `INSERT INTO webhooks.delivery_attempts
-             (delivery_id, attempt, delivery_uuid, started_at, duration_ms, status_code, error, response_excerpt, redirected_to)
-           SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::uuid[], $4::timestamptz[], $5::int[], $6::smallint[],
-                                $7::text[], $8::text[], $9::text[])
-           ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-          [
-            attempts.map((result) => result.deliveryId),
-            attempts.map((result) => result.attempt!.number),
-            attempts.map((result) => result.attempt!.deliveryUuid),
-            attempts.map((result) => result.attempt!.startedAt),
-            attempts.map((result) => result.attempt!.durationMs),
-            attempts.map((result) => result.attempt!.statusCode),
-            attempts.map((result) => result.attempt!.error),
-            attempts.map((result) => result.attempt!.responseExcerpt),
-            attempts.map((result) => result.attempt!.redirectedTo),
-          ],
-        );
-      }
-      // The next attempt's time is the database's: replicas compare due times against one clock.
-      await manager.query(
-        `UPDATE webhooks.deliveries d
-            SET status = r.status, attempts = r.attempts, outcome = r.outcome, lease_until = NULL,
-                next_attempt_at = CASE WHEN r.retry_ms IS NULL THEN NULL
-                                       ELSE clock_timestamp() + make_interval(secs => r.retry_ms / 1000.0) END,
-                finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE clock_timestamp() END
-           FROM unnest($1::uuid[], $2::text[], $3::smallint[], $4::int[], $5::text[])
-             AS r(id, status, attempts, retry_ms, outcome)
-          WHERE d.id = r.id AND d.status = 'pending'`,
-        [
-          results.map((result) => result.deliveryId),
-          results.map((result) => result.status),
-          results.map((result) => result.attempts),
-          results.map((result) => result.retryInMs ?? null),
-          results.map((result) => result.outcome),
-        ],
-      );
+      if (attempts.length) await this.deliveries.appendAttempts(manager, attempts);
+      await this.deliveries.moveOn(manager, results);
     });
   }
 }
@@ -395,7 +281,12 @@ function endpointOf(url: string): string {
   }
 }
 
-function resultOf(delivery: Claimed, outcome: AttemptOutcome, deliveryUuid: string, startedAt: Date): Result {
+function resultOf(
+  delivery: ClaimedDelivery,
+  outcome: AttemptOutcome,
+  deliveryUuid: string,
+  startedAt: Date,
+): DeliveryResult {
   if (outcome.kind === 'refused') {
     return {
       deliveryId: delivery.id,

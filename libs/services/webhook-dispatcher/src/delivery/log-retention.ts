@@ -1,10 +1,8 @@
 import { HOUR_MS } from '@fleet/contracts';
-import { deleteInBatches, PeriodicTask } from '@fleet/platform';
+import { PeriodicTask } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from '../webhook-dispatcher.config';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { DeliveryQueries } from './delivery.queries';
 
 /**
  * Drops deliveries (and, by cascade, their attempts) that finished more than
@@ -16,8 +14,8 @@ export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicati
   private readonly sweep: PeriodicTask;
 
   constructor(
-    @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
     @Inject(WEBHOOK_DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
+    private readonly queries: DeliveryQueries,
   ) {
     this.sweep = new PeriodicTask(
       'pruning the delivery log',
@@ -37,11 +35,6 @@ export class DeliveryLogRetention implements OnApplicationBootstrap, OnApplicati
 
   /** Deletes what is past retention, a batch at a time; returns how many deliveries went. */
   async prune(): Promise<number> {
-    return deleteInBatches(
-      this.dataSource,
-      `DELETE FROM webhooks.deliveries WHERE id IN (
-         SELECT id FROM webhooks.deliveries WHERE finished_at < now() - make_interval(days => $1) LIMIT $2)`,
-      [this.config.logRetentionDays],
-    );
+    return this.queries.pruneFinished(this.config.logRetentionDays);
   }
 }

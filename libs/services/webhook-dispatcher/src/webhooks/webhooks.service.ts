@@ -3,10 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsSelect, IsNull } from 'typeorm';
 import { ConfigurationProjection, KnownConfiguration } from '../configurations/configuration-projection';
+import { DeliveryQueries } from '../delivery/delivery.queries';
 import { WebhookDispatcherException, WebhookDispatcherExceptionCode } from '../webhook-dispatcher.exception';
 import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
 import { newWebhookSecret, SecretBox } from './secret-box';
 import { Webhook } from './webhook.entity';
+import { WebhookQueries } from './webhooks.queries';
 import {
   checkLinkable,
   linkCountProblem,
@@ -61,6 +63,8 @@ export class WebhooksService {
     @InjectDataSource(WEBHOOKS_SCHEMA) private readonly dataSource: DataSource,
     private readonly projection: ConfigurationProjection,
     private readonly box: SecretBox,
+    private readonly queries: WebhookQueries,
+    private readonly deliveries: DeliveryQueries,
   ) {}
 
   /**
@@ -72,15 +76,15 @@ export class WebhooksService {
     await this.checkConfigurations('alertIds', companyId, definition.alertIds);
     const secret = newWebhookSecret();
     const webhook = await this.dataSource.transaction(async (manager) => {
-      const [{ id }]: { id: number }[] = await manager.query(
-        `SELECT nextval(pg_get_serial_sequence('webhooks.webhooks', 'id'))::integer AS id`,
-      );
-      await manager.query(
-        `INSERT INTO webhooks.webhooks (id, company_id, url, is_active, is_global, secret_ciphertext)
-         VALUES ($1, $2, $3, true, $4, $5)`,
-        [id, companyId, definition.url, definition.isGlobal, this.box.seal(secret, id)],
-      );
-      await this.replaceLinks(manager, id, definition.alertIds);
+      const id = await this.queries.nextId(manager);
+      await this.queries.insert(manager, {
+        id,
+        companyId,
+        url: definition.url,
+        isGlobal: definition.isGlobal,
+        secretCiphertext: this.box.seal(secret, id),
+      });
+      await this.queries.replaceLinks(manager, id, definition.alertIds);
       return this.viewOf(manager, await this.rowOf(manager, companyId, id));
     });
     return { webhook, secret };
@@ -95,7 +99,7 @@ export class WebhooksService {
       take: slice.limit,
       skip: slice.offset,
     });
-    const links = await liveLinksOf(
+    const links = await this.queries.liveLinksOf(
       this.dataSource.manager,
       rows.map((row) => row.id),
     );
@@ -118,7 +122,7 @@ export class WebhooksService {
     if (change.alertIds) await this.checkConfigurations('alertIds', companyId, change.alertIds);
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.rowOf(manager, companyId, id, { lock: true });
-      if (change.alertIds) await this.replaceLinks(manager, id, change.alertIds);
+      if (change.alertIds) await this.queries.replaceLinks(manager, id, change.alertIds);
       const updated = {
         ...(change.url !== undefined ? { url: change.url } : {}),
         ...(change.isActive !== undefined ? { isActive: change.isActive } : {}),
@@ -139,16 +143,8 @@ export class WebhooksService {
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.rowOf(manager, companyId, id, { lock: true });
       const before = await this.viewOf(manager, locked);
-      await manager.query(
-        `UPDATE webhooks.webhooks SET deleted_at = now(), updated_at = now() WHERE id = $1`,
-        [id],
-      );
-      await manager.query(
-        `UPDATE webhooks.deliveries
-         SET status = 'cancelled', outcome = 'webhook deleted', finished_at = now(), next_attempt_at = NULL
-         WHERE webhook_id = $1 AND status = 'pending'`,
-        [id],
-      );
+      await this.queries.softDelete(manager, id);
+      await this.deliveries.cancelPendingOf(manager, id);
       return before;
     });
   }
@@ -159,16 +155,12 @@ export class WebhooksService {
     await this.checkConfigurations('alertId', companyId, [alertId]);
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.rowOf(manager, companyId, id, { lock: true });
-      const linked = (await liveLinksOf(manager, [id])).get(id) ?? [];
+      const linked = (await this.queries.liveLinksOf(manager, [id])).get(id) ?? [];
       if (linked.includes(alertId)) return viewOfRow(locked, linked);
       const tooMany = linkCountProblem('alertId', linked.length + 1);
       if (tooMany)
         throw new WebhookDispatcherException(WebhookDispatcherExceptionCode.InvalidWebhook, tooMany);
-      await manager.query(
-        `INSERT INTO webhooks.webhook_alerts (webhook_id, configuration_id) VALUES ($1, $2)
-         ON CONFLICT DO NOTHING`,
-        [id, alertId],
-      );
+      await this.queries.link(manager, id, alertId);
       const updatedAt = new Date();
       await manager.update(Webhook, { id }, { updatedAt });
       return viewOfRow(
@@ -203,24 +195,7 @@ export class WebhooksService {
   }
 
   private async viewOf(manager: EntityManager, row: Webhook): Promise<WebhookView> {
-    return viewOfRow(row, (await liveLinksOf(manager, [row.id])).get(row.id) ?? []);
-  }
-
-  /** Makes `ids` the webhook's links: others removed, new ones added, those kept keep their `linked_at`. */
-  private async replaceLinks(
-    manager: EntityManager,
-    webhookId: number,
-    ids: readonly number[],
-  ): Promise<void> {
-    await manager.query(
-      `DELETE FROM webhooks.webhook_alerts WHERE webhook_id = $1 AND configuration_id <> ALL($2::int[])`,
-      [webhookId, ids],
-    );
-    await manager.query(
-      `INSERT INTO webhooks.webhook_alerts (webhook_id, configuration_id)
-       SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`,
-      [webhookId, ids],
-    );
+    return viewOfRow(row, (await this.queries.liveLinksOf(manager, [row.id])).get(row.id) ?? []);
   }
 
   /**
@@ -245,43 +220,11 @@ export class WebhooksService {
   private async liveConfigurations(ids: readonly number[]): Promise<Map<number, KnownConfiguration>> {
     return readWhenProjected(
       () => this.projection.liveOf(ids),
-      async (live) => live.size === ids.length || !(await this.anyUnknown(ids.filter((id) => !live.has(id)))),
+      async (live) =>
+        live.size === ids.length || !(await this.projection.anyUnknown(ids.filter((id) => !live.has(id)))),
       PROJECTION_WAIT_MS,
     );
   }
-
-  /** Whether the projection has no row (live or tombstone) for some of `ids`. */
-  private async anyUnknown(ids: readonly number[]): Promise<boolean> {
-    const [{ known }]: { known: number }[] = await this.dataSource.query(
-      `SELECT count(*)::integer AS known FROM webhooks.alert_configurations WHERE configuration_id = ANY($1::int[])`,
-      [ids],
-    );
-    return known < ids.length;
-  }
-}
-
-/** The live links of each of `webhookIds`, ascending (a link whose configuration was deleted is left out). */
-async function liveLinksOf(
-  manager: EntityManager,
-  webhookIds: readonly number[],
-): Promise<Map<number, number[]>> {
-  const links = new Map<number, number[]>();
-  if (!webhookIds.length) return links;
-  const rows: { webhook_id: number; configuration_id: number }[] = await manager.query(
-    `SELECT link.webhook_id, link.configuration_id
-     FROM webhooks.webhook_alerts link
-     JOIN webhooks.alert_configurations configuration
-       ON configuration.configuration_id = link.configuration_id AND NOT configuration.deleted
-     WHERE link.webhook_id = ANY($1::int[])
-     ORDER BY link.webhook_id, link.configuration_id`,
-    [webhookIds],
-  );
-  for (const row of rows) {
-    const list = links.get(row.webhook_id) ?? [];
-    list.push(row.configuration_id);
-    links.set(row.webhook_id, list);
-  }
-  return links;
 }
 
 function viewOfRow(row: Webhook, alertIds: number[]): WebhookView {
