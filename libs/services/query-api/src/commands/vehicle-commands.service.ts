@@ -7,6 +7,7 @@ import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { VehicleRegistry } from '../vehicles/vehicle-registry.service';
 import { Vehicle } from '../vehicles/vehicle.entity';
 import { odometerOffsetM } from './odometer-offset';
+import { VehicleCommandQueries } from './vehicle-commands.queries';
 
 /**
  * How long an applied command's id is remembered. `commands.requested.v1` keeps events for 7 days, so
@@ -35,34 +36,28 @@ const failed = (reason: string): Outcome => ({ status: 'failed', reason });
 @Injectable()
 export class VehicleCommands {
   private readonly logger = new Logger(VehicleCommands.name);
+  private readonly queries: VehicleCommandQueries;
 
   constructor(
     @InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource,
     @InjectOutbox(QUERY_SCHEMA) private readonly outbox: Outbox,
     private readonly registry: VehicleRegistry,
-  ) {}
+  ) {
+    this.queries = new VehicleCommandQueries(dataSource);
+  }
 
   /** Applies the registry commands among `commands`, in order; device commands are not query-api's. */
   async applyAll(commands: readonly CommandRequestedV1[]): Promise<void> {
     const mine = commands.filter(isRegistryCommand);
     for (const command of mine) await this.apply(command, new Date());
-    if (mine.length)
-      await this.dataSource.query(
-        `DELETE FROM query.applied_commands WHERE applied_at < now() - make_interval(days => $1)`,
-        [APPLIED_COMMAND_RETENTION_DAYS],
-      );
+    if (mine.length) await this.queries.forgetAppliedBefore(APPLIED_COMMAND_RETENTION_DAYS);
   }
 
   private async apply(command: RegistryCommand, now: Date): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       // Claimed first: a second delivery of the same command in flight at once waits here for this
       // transaction, then finds the id taken.
-      const claimed: unknown[] = await manager.query(
-        `INSERT INTO query.applied_commands (command_id, vehicle_id, type) VALUES ($1, $2, $3)
-         ON CONFLICT (command_id) DO NOTHING RETURNING command_id`,
-        [command.commandId, command.vehicleId, command.type],
-      );
-      if (claimed.length === 0) return;
+      if (!(await this.queries.claim(manager, command))) return;
       const outcome = await this.carryOut(manager, command, now);
       const result: CommandResultV1 = {
         commandId: command.commandId,
@@ -83,10 +78,8 @@ export class VehicleCommands {
     // the vehicle now would contradict the status its client reads.
     if (Date.parse(command.expiresAt) <= now.getTime())
       return failed(`expired at ${command.expiresAt}, before query-api could apply it`);
-    const found: unknown[] = await manager.query('SELECT id FROM query.vehicles WHERE id = $1 FOR UPDATE', [
-      command.vehicleId,
-    ]);
-    if (found.length === 0) return failed(`vehicle ${command.vehicleId} does not exist`);
+    if (!(await this.queries.lockVehicle(manager, command.vehicleId)))
+      return failed(`vehicle ${command.vehicleId} does not exist`);
     switch (command.type) {
       case 'name':
         return this.rename(manager, command);
@@ -110,11 +103,8 @@ export class VehicleCommands {
    * offset.
    */
   private async setOdometer(manager: EntityManager, command: RegistryCommand): Promise<Outcome> {
-    const [last]: { device_odometer_m: number | null }[] = await manager.query(
-      'SELECT device_odometer_m FROM query.last_positions WHERE vehicle_id = $1 FOR UPDATE',
-      [command.vehicleId],
-    );
-    const offset = odometerOffsetM(command.odometerKm!, last?.device_odometer_m ?? null);
+    const deviceOdometerM = await this.queries.lockDeviceOdometer(manager, command.vehicleId);
+    const offset = odometerOffsetM(command.odometerKm!, deviceOdometerM);
     await manager.update(Vehicle, { id: command.vehicleId }, { odometerOffsetM: offset });
     return acknowledged;
   }

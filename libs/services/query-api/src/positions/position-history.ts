@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
+import { HistoryRow, PositionQueries } from './positions.queries';
 
 /** The readings kept in the `readings` jsonb column: everything but the columns of their own. */
 export function readingsOf(event: PositionReportedV1): PositionReadingsV1 {
@@ -19,7 +20,11 @@ export function readingsOf(event: PositionReportedV1): PositionReadingsV1 {
  */
 @Injectable()
 export class PositionHistory {
-  constructor(@InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource) {}
+  private readonly queries: PositionQueries;
+
+  constructor(@InjectDataSource(QUERY_SCHEMA) private readonly dataSource: DataSource) {
+    this.queries = new PositionQueries(dataSource);
+  }
 
   /**
    * One multi-row statement per batch, the rows sent as one JSON document (PostgreSQL unpacks it;
@@ -30,7 +35,7 @@ export class PositionHistory {
     manager?: EntityManager,
   ): Promise<PositionReportedV1[]> {
     if (events.length === 0) return [];
-    const rows = events.map((event) => ({
+    const rows: HistoryRow[] = events.map((event) => ({
       vehicle_id: event.vehicleId,
       fix_time: event.fixTime,
       event_id: event.eventId,
@@ -42,19 +47,7 @@ export class PositionHistory {
       ignition: event.ignition ?? null,
       readings: readingsOf(event),
     }));
-    const inserted: { vehicle_id: number; fix_time: Date }[] = await (
-      manager ?? this.dataSource.manager
-    ).query(
-      `INSERT INTO query.positions
-         (vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings, accepted_xid)
-       SELECT vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings,
-              pg_current_xact_id()::text::bigint
-         FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, fix_time timestamptz, event_id uuid,
-              received_at timestamptz, lat float8, lng float8, speed_kmh real, course smallint, ignition bool, readings jsonb)
-       ON CONFLICT (vehicle_id, fix_time) DO NOTHING
-       RETURNING vehicle_id, fix_time`,
-      [JSON.stringify(rows)],
-    );
+    const inserted = await this.queries.appendHistory(manager ?? this.dataSource.manager, rows);
     const fresh = new Set(inserted.map((row) => `${row.vehicle_id}@${new Date(row.fix_time).getTime()}`));
     return events.filter((event) => fresh.has(`${event.vehicleId}@${new Date(event.fixTime).getTime()}`));
   }

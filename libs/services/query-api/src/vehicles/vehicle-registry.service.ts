@@ -7,6 +7,7 @@ import { QueryApiException, QueryApiExceptionCode } from '../query-api.exception
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
 import { Vehicle, VehicleCompany } from './vehicle.entity';
 import { normalizeTags } from './vehicle-tags';
+import { insertCompanyMappings } from './vehicles.queries';
 
 export interface NewVehicle {
   name: string;
@@ -50,13 +51,7 @@ export async function replaceVehicleCompanies(
 ): Promise<void> {
   await manager.delete(VehicleCompany, { vehicleId });
   const unique = [...new Set(companyIds)];
-  if (unique.length)
-    await manager.query(
-      `INSERT INTO query.vehicle_companies (vehicle_id, company_id, reported)
-       SELECT $1, company_id, EXISTS (SELECT 1 FROM query.last_positions WHERE vehicle_id = $1)
-         FROM unnest($2::int[]) AS company_id`,
-      [vehicleId, unique],
-    );
+  if (unique.length) await insertCompanyMappings(manager, vehicleId, unique);
 }
 
 /** Registers vehicles and maps them to companies; each change is announced through the outbox. */
