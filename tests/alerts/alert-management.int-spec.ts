@@ -2,21 +2,7 @@ import { Actions } from '@fleet/contracts';
 import { TestVehicle } from '@fleet/testing';
 import { shapeProblems } from '../telemetry/record-schemas';
 import { AlertRoutesContext } from './alert-routes-context';
-import { alertConfiguration, geofenceBase } from './alert-schemas';
-
-/** A closed square of about 1 km around a point in Berlin. */
-const square = (lng = 13.4, lat = 52.5) => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [lng, lat],
-      [lng + 0.01, lat],
-      [lng + 0.01, lat + 0.01],
-      [lng, lat + 0.01],
-      [lng, lat],
-    ],
-  ],
-});
+import { alertConfiguration, geofenceBase, square } from './alert-schemas';
 
 describe('alert configurations and geofences: the management routes (real PostgreSQL)', () => {
   let h: AlertRoutesContext;

@@ -58,3 +58,17 @@ export const geofenceBase: RecordSchema = {
   createdAt: 'string',
   updatedAt: 'string',
 };
+
+/** A closed square of about 1 km around a point in Berlin. */
+export const square = (lng = 13.4, lat = 52.5) => ({
+  type: 'Polygon',
+  coordinates: [
+    [
+      [lng, lat],
+      [lng + 0.01, lat],
+      [lng + 0.01, lat + 0.01],
+      [lng, lat + 0.01],
+      [lng, lat],
+    ],
+  ],
+});

@@ -1,56 +1,17 @@
-import { createDecipheriv } from 'node:crypto';
 import { Actions } from '@fleet/contracts';
 import { FormFields, formText, waitFor } from '@fleet/testing';
 import { ConfigurationProjection } from '@fleet/webhook-dispatcher-service';
-import { TEST_WEBHOOK_SECRET_KEY } from '@fleet/webhook-dispatcher-service-testing';
-import { RecordSchema, shapeProblems } from '../telemetry/record-schemas';
+import { shapeProblems } from '../telemetry/record-schemas';
+import {
+  createdWebhookRecord,
+  expect404,
+  expect422,
+  openSealed,
+  WebhookAnswer,
+  webhookRecord,
+  withoutSecret,
+} from './webhook-answers';
 import { WebhookRoutesContext } from './webhook-routes-context';
-
-/** The webhook record, field by field (issue 18's list), and the creation answer with its secret. */
-const webhookRecord: RecordSchema = {
-  id: 'integer',
-  url: 'string',
-  isActive: 'boolean',
-  isGlobal: 'boolean',
-  alertIds: 'array',
-  createdAt: 'utcZ',
-  updatedAt: 'utcZ',
-};
-const createdWebhookRecord: RecordSchema = { ...webhookRecord, secret: 'string' };
-
-interface WebhookAnswer {
-  id: number;
-  url: string;
-  isActive: boolean;
-  isGlobal: boolean;
-  alertIds: number[];
-  createdAt: string;
-  updatedAt: string;
-  secret?: string;
-}
-
-/** The creation answer as every later answer must show it: the same, without the secret. */
-const withoutSecret = (record: WebhookAnswer): Omit<WebhookAnswer, 'secret'> => {
-  const copy = { ...record };
-  delete copy.secret;
-  return copy;
-};
-
-/**
- * Opens a sealed secret from its documented layout (version 1 | iv 12 | tag 16 | ciphertext,
- * AES-256-GCM, associated data `webhook:<id>`) with node:crypto alone, not with the code under test.
- */
-function openSealed(sealed: Buffer, webhookId: number): string {
-  expect(sealed[0]).toBe(0x01);
-  const decipher = createDecipheriv(
-    'aes-256-gcm',
-    Buffer.from(TEST_WEBHOOK_SECRET_KEY, 'hex'),
-    sealed.subarray(1, 13),
-  );
-  decipher.setAAD(Buffer.from(`webhook:${webhookId}`));
-  decipher.setAuthTag(sealed.subarray(13, 29));
-  return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]).toString('utf8');
-}
 
 describe('webhook management routes (real PostgreSQL; configurations through alert-engine)', () => {
   let h: WebhookRoutesContext;
@@ -75,23 +36,6 @@ describe('webhook management routes (real PostgreSQL; configurations through ale
     expect({ status: answer.statusCode, body: answer.json() }).toMatchObject({ status: 201 });
     return answer.json<WebhookAnswer>();
   };
-  const expect422 = (answer: { statusCode: number; json: () => unknown }, description: RegExp) => {
-    expect({ status: answer.statusCode, body: answer.json() }).toEqual({
-      status: 422,
-      body: expect.objectContaining({
-        type: 'VALIDATION_ERROR',
-        code: 'INVALID_INPUT',
-        description: expect.stringMatching(description),
-      }),
-    });
-  };
-  const expect404 = (answer: { statusCode: number; json: () => unknown }) => {
-    expect({ status: answer.statusCode, body: answer.json() }).toEqual({
-      status: 404,
-      body: expect.objectContaining({ type: 'RESOURCE', code: 'NOT_FOUND' }),
-    });
-  };
-
   beforeAll(async () => {
     h = await WebhookRoutesContext.open();
     ({ companyId: top, token: topToken } = await h.newTenant({ name: 'Top' }));
