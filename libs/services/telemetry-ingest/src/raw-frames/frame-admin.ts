@@ -72,7 +72,11 @@ export function createFrameAdmin(dataSource: DataSource) {
           decoded: error.message,
         });
       };
-      for await (const page of archivedFrames((page) => queries.deviceChunks(page), range, unreadable)) {
+      for await (const page of archivedFrames(
+        (chunkPage) => queries.deviceChunks(chunkPage),
+        range,
+        unreadable,
+      )) {
         for (const frame of page) {
           if (listed.length >= limit) return listed;
           listed.push({

@@ -104,7 +104,7 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
     const unreadable = (chunk: { id: string; error: Error }) =>
       this.logger.warn({ msg: 'archived chunk unreadable; skipped', chunk: chunk.id, err: chunk.error });
     for await (const page of archivedFrames(
-      (page) => this.queries.deviceChunks(page, manager),
+      (chunkPage) => this.queries.deviceChunks(chunkPage, manager),
       range,
       unreadable,
     )) {
