@@ -4,10 +4,13 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { ALERT_ENGINE_CONFIG, AlertEngineConfig } from './alert-engine.config';
 import { alertsSchema } from './alert-engine.schema';
 import { AlertEvaluator } from './engine/alert-evaluator';
+import { AlertEvaluatorQueries } from './engine/alert-evaluator.queries';
 import { PositionsConsumer } from './engine/positions.consumer';
 import { RuleSets } from './engine/rule-sets';
+import { RuleSetQueries } from './engine/rule-sets.queries';
 import { recordPartitions } from './records/record-partitions';
 import { AlertVehicles } from './vehicles/alert-vehicles';
+import { AlertVehicleQueries } from './vehicles/alert-vehicles.queries';
 import { VehicleSnapshotsConsumer } from './vehicles/vehicle-snapshots.consumer';
 import { AlertAccess } from './common/alert-access';
 import { AlertConfigurationsService } from './configurations/alert-configurations.service';
@@ -16,6 +19,7 @@ import { ConfigurationsController } from './configurations/configurations.contro
 import { GeofencesController } from './geofences/geofences.controller';
 import { GeofencesService } from './geofences/geofences.service';
 import { AlertRecordsController } from './records/alert-records.controller';
+import { AlertRecordQueries } from './records/alert-records.queries';
 import { AlertRecordsService } from './records/alert-records.service';
 import { LegacyAlertRecordsController } from './records/legacy-alert-records.controller';
 import { ReadStatusController } from './records/read-status.controller';
@@ -29,7 +33,13 @@ const routeControllers = [
   ReadStatusController,
   LegacyAlertRecordsController,
 ];
-const routeProviders = [AlertAccess, AlertConfigurationsService, GeofencesService, AlertRecordsService];
+const routeProviders = [
+  AlertAccess,
+  AlertConfigurationsService,
+  GeofencesService,
+  AlertRecordQueries,
+  AlertRecordsService,
+];
 
 /**
  * Alert rules evaluated on the position stream, and what clients manage and read of them. One folder
@@ -47,8 +57,11 @@ export class AlertEngineModule {
       providers: [
         { provide: ALERT_ENGINE_CONFIG, useValue: config },
         ...routeProviders,
+        AlertVehicleQueries,
         AlertVehicles,
+        RuleSetQueries,
         RuleSets,
+        AlertEvaluatorQueries,
         AlertEvaluator,
         recordPartitions,
         {

@@ -9,5 +9,5 @@ export {
 } from './configurations/alert-configurations.service';
 export { GeofencesService, NewGeofence, GeofenceChange, GeofenceView } from './geofences/geofences.service';
 export { createAlertAdmin } from './admin/alert-admin';
-export * from './configurations/rule-versions';
+export * from './configurations/rule-versions.queries';
 export { AlertVehicles } from './vehicles/alert-vehicles';

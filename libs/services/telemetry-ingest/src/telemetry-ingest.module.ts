@@ -8,8 +8,10 @@ import { ConnectedDevices } from './device-ports/connected-devices';
 import { DeviceGateway } from './device-ports/device-gateway';
 import { SourceThrottle } from './device-ports/source-throttle';
 import { DeviceDirectory } from './device-sessions/device-directory';
+import { DeviceSessionQueries } from './device-sessions/device-sessions.queries';
 import { DeviceSettingsCache } from './device-settings/device-settings.cache';
 import { DeviceSettingsController } from './device-settings/device-settings.controller';
+import { DeviceSettingsQueries } from './device-settings/device-settings.queries';
 import { DeviceSettingsService } from './device-settings/device-settings.service';
 import { DeviceSettingsStore } from './device-settings/device-settings.store';
 import { VehicleSnapshotsConsumer } from './device-sessions/vehicle-snapshots.consumer';
@@ -23,6 +25,7 @@ import { TeltonikaPort } from './teltonika/teltonika-port';
 import { Gt06Port } from './gt06/gt06-port';
 import { ingestSchema } from './telemetry-ingest.schema';
 import { FrameReplayer } from './raw-frames/frame-replayer';
+import { RawFrameQueries } from './raw-frames/frames.queries';
 import { RawFrameArchive } from './raw-frames/raw-frame-archive';
 import { rawFramePartitions } from './raw-frames/raw-frame-partitions';
 
@@ -45,6 +48,7 @@ export class TelemetryIngestModule {
       ],
       providers: [
         { provide: TELEMETRY_INGEST_CONFIG, useValue: config },
+        DeviceSessionQueries,
         DeviceDirectory,
         PositionSink,
         PositionIntakeService,
@@ -53,6 +57,7 @@ export class TelemetryIngestModule {
         DeviceCommandsService,
         DeviceListener,
         DeviceSettingsService,
+        DeviceSettingsQueries,
         DeviceSettingsStore,
         DeviceSettingsCache,
         SourceThrottle,
@@ -61,6 +66,7 @@ export class TelemetryIngestModule {
         CommandNotifications,
         TeltonikaPort,
         Gt06Port,
+        RawFrameQueries,
         RawFrameArchive,
         FrameReplayer,
         rawFramePartitions,

@@ -12,6 +12,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
 import { ALERTS_SCHEMA } from '../alert-engine.schema';
 import { AlertConfiguration } from './alert-configuration.entity';
+import { holdCompanyGeofence, vehiclesOfCompany } from './alert-configurations.queries';
 import {
   changedInput,
   ConfigurationDefinition,
@@ -19,7 +20,7 @@ import {
   definitionOf,
   notVehiclesOf,
 } from './configuration-rules';
-import { bumpRuleVersion } from './rule-versions';
+import { bumpRuleVersion } from './rule-versions.queries';
 
 /** What POST takes (and the demo seeding and the admin CLI give). */
 export type NewAlertConfiguration = ConfigurationInput;
@@ -140,20 +141,12 @@ export class AlertConfigurationsService {
     const problems: string[] = [];
     const geofenceId = definition.settings.geofenceId;
     if (GEOFENCE_TYPES.has(definition.alertTypeId) && geofenceId !== undefined) {
-      const found: unknown[] = await manager.query(
-        `SELECT 1 FROM alerts.geofences WHERE id = $1 AND company_id = $2 AND deleted_at IS NULL FOR SHARE`,
-        [geofenceId, companyId],
-      );
-      if (!found.length)
+      if (!(await holdCompanyGeofence(manager, geofenceId, companyId)))
         problems.push(`settings.geofenceId: ${geofenceId} is not a geofence of company ${companyId}`);
     }
     const added = definition.vehicleIds.filter((vehicleId) => !listedBefore.includes(vehicleId));
     if (added.length) {
-      const mapped: { vehicle_id: number }[] = await manager.query(
-        `SELECT vehicle_id FROM alerts.vehicles WHERE vehicle_id = ANY($1::int[]) AND $2 = ANY(company_ids)`,
-        [added, companyId],
-      );
-      const known = new Set(mapped.map((row) => row.vehicle_id));
+      const known = new Set(await vehiclesOfCompany(manager, added, companyId));
       const unknown = added.filter((vehicleId) => !known.has(vehicleId));
       if (unknown.length) problems.push(notVehiclesOf(unknown, companyId));
     }

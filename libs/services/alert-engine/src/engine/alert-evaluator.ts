@@ -7,18 +7,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ALERTS_SCHEMA } from '../alert-engine.schema';
 import { AlertVehicles, KnownVehicle } from '../vehicles/alert-vehicles';
-import { emptyMemory, evaluateFix, VehicleMemory } from './evaluation';
-import { CoveringConfiguration, Firing } from './rule-types';
+import { AlertEvaluatorQueries, StateUpdate } from './alert-evaluator.queries';
+import { emptyMemory, evaluateFix } from './evaluation';
 import { RuleSets } from './rule-sets';
+import { CoveringConfiguration, Firing } from './rule-types';
 
 /** Most events evaluated in one transaction when partition batches are merged. */
 const MAX_EVENTS_PER_TRANSACTION = 2_000;
-
-interface StateRow {
-  vehicle_id: number;
-  newest_fix: Date;
-  state: VehicleMemory;
-}
 
 /** A firing with what its record and event are made of. */
 interface Fired {
@@ -27,20 +22,6 @@ interface Fired {
   vehicle: KnownVehicle;
   fix: PositionReportedV1;
   fixTime: Date;
-}
-
-/** A vehicle whose newest evaluated fix moved: its new state row. */
-interface StateUpdate {
-  vehicleId: number;
-  newestFix: Date;
-  memory: VehicleMemory;
-}
-
-interface InsertedRecord {
-  id: string;
-  configuration_id: number;
-  vehicle_id: number;
-  utc_time: Date;
 }
 
 const recordKey = (configurationId: number, vehicleId: number, utcTime: Date) =>
@@ -79,6 +60,7 @@ export class AlertEvaluator {
     @InjectOutbox(ALERTS_SCHEMA) private readonly outbox: Outbox,
     private readonly vehicles: AlertVehicles,
     private readonly ruleSets: RuleSets,
+    private readonly queries: AlertEvaluatorQueries,
     private readonly addresses: AddressResolver,
     private readonly companies: CompanyDirectory,
     private readonly metrics: FleetMetrics,
@@ -96,13 +78,8 @@ export class AlertEvaluator {
     const byVehicle = byVehicleInFixOrder(events);
     const vehicleIds = [...byVehicle.keys()];
     const outcome = await this.dataSource.transaction(async (manager) => {
-      // Ordered, so that two transactions over overlapping vehicles (replicas during a rebalance)
-      // lock in the same order and cannot deadlock.
-      const rows: StateRow[] = await manager.query(
-        `SELECT vehicle_id, newest_fix, state FROM alerts.vehicle_states
-          WHERE vehicle_id = ANY($1::int[]) ORDER BY vehicle_id FOR UPDATE`,
-        [vehicleIds],
-      );
+      // Locked in vehicle order, so that two transactions over overlapping vehicles cannot deadlock.
+      const rows = await this.queries.lockStates(manager, vehicleIds);
       const states = new Map(rows.map((row) => [row.vehicle_id, row]));
       const known = await this.vehicles.of(manager, vehicleIds);
       await this.ruleSets.refresh(manager, [
@@ -143,7 +120,7 @@ export class AlertEvaluator {
           updates.push({ vehicleId, newestFix: new Date(newest), memory });
       }
       const recordedTypes = fired.length > 0 ? await this.record(manager, fired) : [];
-      if (updates.length > 0) await this.writeStates(manager, updates);
+      if (updates.length > 0) await this.queries.writeStates(manager, updates);
       return { evaluated, recordedTypes };
     });
     // Counted once committed: a transaction that failed is evaluated again with its redelivery.
@@ -159,30 +136,23 @@ export class AlertEvaluator {
    */
   private async record(manager: EntityManager, fired: readonly Fired[]): Promise<number[]> {
     const places = await this.placesOf(fired);
-    const inserted: InsertedRecord[] = await manager.query(
-      `INSERT INTO alerts.records
-         (utc_time, company_id, configuration_id, alert_type_id, vehicle_id, vehicle_name, description,
-          lat, lng, course, address, address_parts, data)
-       SELECT * FROM unnest($1::timestamptz[], $2::int[], $3::int[], $4::smallint[], $5::int[], $6::text[],
-                            $7::text[], $8::float8[], $9::float8[], $10::smallint[], $11::text[], $12::jsonb[],
-                            $13::jsonb[])
-       ON CONFLICT (configuration_id, vehicle_id, utc_time) DO NOTHING
-       RETURNING id, configuration_id, vehicle_id, utc_time`,
-      [
-        fired.map((item) => item.fixTime),
-        fired.map((item) => item.configuration.companyId),
-        fired.map((item) => item.configuration.id),
-        fired.map((item) => item.firing.alertTypeId),
-        fired.map((item) => item.vehicle.vehicleId),
-        fired.map((item) => item.vehicle.name),
-        fired.map((item) => item.firing.description),
-        fired.map((item) => item.fix.lat),
-        fired.map((item) => item.fix.lng),
-        fired.map((item) => item.fix.course ?? 0),
-        places.map((place) => place.address),
-        places.map((place) => (place.parts === null ? null : JSON.stringify(place.parts))),
-        fired.map((item) => (item.firing.data === null ? null : JSON.stringify(item.firing.data))),
-      ],
+    const inserted = await this.queries.insertRecords(
+      manager,
+      fired.map((item, index) => ({
+        utcTime: item.fixTime,
+        companyId: item.configuration.companyId,
+        configurationId: item.configuration.id,
+        alertTypeId: item.firing.alertTypeId,
+        vehicleId: item.vehicle.vehicleId,
+        vehicleName: item.vehicle.name,
+        description: item.firing.description,
+        lat: item.fix.lat,
+        lng: item.fix.lng,
+        course: item.fix.course ?? 0,
+        address: places[index].address,
+        addressParts: places[index].parts === null ? null : JSON.stringify(places[index].parts),
+        data: item.firing.data === null ? null : JSON.stringify(item.firing.data),
+      })),
     );
     const ids = new Map(
       inserted.map((row) => [
@@ -243,21 +213,6 @@ export class AlertEvaluator {
         if (!lookup) lookups.set(key, (lookup = this.addresses.addressWithPartsOf(fix.lat, fix.lng)));
         return lookup;
       }),
-    );
-  }
-
-  /** Every advanced vehicle's state in one statement; never moves a state back (a concurrent replica). */
-  private async writeStates(manager: EntityManager, updates: readonly StateUpdate[]): Promise<void> {
-    await manager.query(
-      `INSERT INTO alerts.vehicle_states (vehicle_id, newest_fix, state)
-       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::jsonb[])
-       ON CONFLICT (vehicle_id) DO UPDATE SET newest_fix = EXCLUDED.newest_fix, state = EXCLUDED.state
-       WHERE vehicle_states.newest_fix < EXCLUDED.newest_fix`,
-      [
-        updates.map((update) => update.vehicleId),
-        updates.map((update) => update.newestFix),
-        updates.map((update) => JSON.stringify(update.memory)),
-      ],
     );
   }
 }

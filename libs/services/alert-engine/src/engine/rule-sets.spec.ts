@@ -1,41 +1,37 @@
 import type { EntityManager } from 'typeorm';
 import type { KnownVehicle } from '../vehicles/alert-vehicles';
 import { RuleSets } from './rule-sets';
+import { ConfigurationRow, GeofenceRow, RuleSetQueries, RuleVersionRow } from './rule-sets.queries';
 
 interface Tables {
-  versions: { company_id: number; version: string }[];
-  configurations: {
-    id: number;
-    company_id: number;
-    name: string;
-    alert_type_id: number;
-    vehicle_ids: number[];
-    tags: string[];
-    settings: object;
-  }[];
-  geofences: { id: number; company_id: number; name: string; shape: object }[];
+  versions: RuleVersionRow[];
+  configurations: ConfigurationRow[];
+  geofences: GeofenceRow[];
 }
 
-/** A manager answering the three statements of RuleSets from `tables`, counting what it was asked. */
-function fakeManager(tables: Tables) {
-  const asked: string[] = [];
-  const manager = {
-    query: async (sql: string, [companyIds]: [number[]]) => {
-      const of = <T extends { company_id: number }>(rows: T[]) =>
-        rows.filter((row) => companyIds.includes(row.company_id));
-      if (sql.includes('rule_versions')) {
-        asked.push('versions');
-        return of(tables.versions);
-      }
-      if (sql.includes('alerts.configurations')) {
-        asked.push(`configurations ${companyIds.join(',')}`);
-        return of(tables.configurations);
-      }
-      asked.push(`geofences ${companyIds.join(',')}`);
-      return of(tables.geofences);
+/** The transaction RuleSets is given: the fake queries below never use it. */
+const manager = {} as EntityManager;
+
+/** RuleSetQueries answering from `tables` (which a test may replace), counting what it was asked. */
+function fakeQueries(tables: Tables) {
+  const fake = { tables, asked: [] as string[] };
+  const of = <T extends { company_id: number }>(rows: T[], companyIds: readonly number[]) =>
+    rows.filter((row) => companyIds.includes(row.company_id));
+  const queries: RuleSetQueries = {
+    versionsOf: async (_manager, companyIds) => {
+      fake.asked.push('versions');
+      return of(fake.tables.versions, companyIds);
     },
-  } as unknown as EntityManager;
-  return { manager, asked };
+    activeConfigurationsOf: async (_manager, companyIds) => {
+      fake.asked.push(`configurations ${companyIds.join(',')}`);
+      return of(fake.tables.configurations, companyIds);
+    },
+    geofencesOf: async (_manager, companyIds) => {
+      fake.asked.push(`geofences ${companyIds.join(',')}`);
+      return of(fake.tables.geofences, companyIds);
+    },
+  };
+  return Object.assign(fake, { queries });
 }
 
 const configuration = (id: number, companyId: number, vehicleIds: number[] = [], tags: string[] = []) => ({
@@ -80,8 +76,8 @@ describe('RuleSets', () => {
   };
 
   it('covers listed and tagged vehicles, and every vehicle for empty lists; fills in default settings', async () => {
-    const ruleSets = new RuleSets();
-    await ruleSets.refresh(fakeManager(tables).manager, [1, 2]);
+    const ruleSets = new RuleSets(fakeQueries(tables).queries);
+    await ruleSets.refresh(manager, [1, 2]);
 
     expect(ids(ruleSets.forVehicle(vehicle(7, [1])))).toEqual([10, 11]);
     expect(ids(ruleSets.forVehicle(vehicle(5, [1], ['refrigerated'])))).toEqual([10, 12]);
@@ -98,8 +94,8 @@ describe('RuleSets', () => {
   });
 
   it('gives a vehicle of several companies one geofence lookup over all of theirs', async () => {
-    const ruleSets = new RuleSets();
-    await ruleSets.refresh(fakeManager(tables).manager, [1, 2]);
+    const ruleSets = new RuleSets(fakeQueries(tables).queries);
+    await ruleSets.refresh(manager, [1, 2]);
 
     const one = ruleSets.forVehicle(vehicle(3, [1])).geofences;
     expect(one.index.containing({ lat: 53.5, lng: 10 })).toEqual([]);
@@ -110,8 +106,9 @@ describe('RuleSets', () => {
   });
 
   it('reloads only the companies whose version moved, and hands out the same arrays until then', async () => {
-    const ruleSets = new RuleSets();
-    const { manager, asked } = fakeManager(tables);
+    const fake = fakeQueries(tables);
+    const { asked } = fake;
+    const ruleSets = new RuleSets(fake.queries);
     await ruleSets.refresh(manager, [1, 2, 3]);
     const first = ruleSets.forVehicle(vehicle(7, [1]));
     // A company without a version (no change ever) is loaded once, with nothing in it.
@@ -131,9 +128,9 @@ describe('RuleSets', () => {
       versions: [tables.versions[0], { company_id: 2, version: '2' }],
       configurations: [...tables.configurations.filter((c) => c.id !== 20), configuration(21, 2)],
     };
-    const next = fakeManager(changed);
-    await ruleSets.refresh(next.manager, [1, 2, 3]);
-    expect(next.asked).toEqual(['versions', 'configurations 2', 'geofences 2']);
+    fake.tables = changed;
+    await ruleSets.refresh(manager, [1, 2, 3]);
+    expect(asked.slice(4)).toEqual(['versions', 'configurations 2', 'geofences 2']);
     expect(ids(ruleSets.forVehicle(vehicle(7, [1, 2])))).toEqual([10, 11, 21]);
   });
 });

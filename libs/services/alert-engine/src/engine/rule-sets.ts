@@ -1,8 +1,9 @@
-import { AlertSettings, settingsWithDefaults } from '@fleet/contracts';
-import { GeofenceIndex, GeofenceShape, IndexedGeofence } from '@fleet/geo';
+import { settingsWithDefaults } from '@fleet/contracts';
+import { GeofenceIndex, IndexedGeofence } from '@fleet/geo';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { KnownVehicle } from '../vehicles/alert-vehicles';
+import { RuleSetQueries } from './rule-sets.queries';
 import type { CoveringConfiguration, GeofenceLookup } from './rule-types';
 
 /** An active configuration as held in memory: what it covers, and what the rules are given of it. */
@@ -28,23 +29,6 @@ type NamedGeofence = IndexedGeofence & { name: string };
 export interface VehicleRules {
   configurations: readonly CoveringConfiguration[];
   geofences: GeofenceLookup;
-}
-
-interface ConfigurationRow {
-  id: number;
-  company_id: number;
-  name: string;
-  alert_type_id: number;
-  vehicle_ids: number[];
-  tags: string[];
-  settings: AlertSettings;
-}
-
-interface GeofenceRow {
-  id: number;
-  company_id: number;
-  name: string;
-  shape: GeofenceShape;
 }
 
 const lookupOf = (geofences: readonly NamedGeofence[]): GeofenceLookup => {
@@ -85,6 +69,8 @@ export class RuleSets {
   private readonly vehicleRules = new Map<number, { signature: string; rules: VehicleRules }>();
   private readonly shared = new Map<string, CoveringConfiguration[]>();
 
+  constructor(private readonly queries: RuleSetQueries) {}
+
   /**
    * Brings the rules of `companyIds` up to date inside the caller's transaction: the versions in one
    * query, then the configurations and geofences of every company whose version differs from the one
@@ -92,26 +78,15 @@ export class RuleSets {
    */
   async refresh(manager: EntityManager, companyIds: readonly number[]): Promise<void> {
     if (companyIds.length === 0) return;
-    const rows: { company_id: number; version: string }[] = await manager.query(
-      'SELECT company_id, version FROM alerts.rule_versions WHERE company_id = ANY($1::int[])',
-      [companyIds],
-    );
+    const rows = await this.queries.versionsOf(manager, companyIds);
     const versions = new Map(rows.map((row) => [row.company_id, String(row.version)]));
     const stale = companyIds.filter(
       (companyId) => this.held.get(companyId)?.version !== (versions.get(companyId) ?? '0'),
     );
     if (stale.length === 0) return;
-    const [configurations, geofences]: [ConfigurationRow[], GeofenceRow[]] = await Promise.all([
-      manager.query(
-        `SELECT id, company_id, name, alert_type_id, vehicle_ids, tags, settings FROM alerts.configurations
-          WHERE company_id = ANY($1::int[]) AND is_active AND deleted_at IS NULL ORDER BY id`,
-        [stale],
-      ),
-      manager.query(
-        `SELECT id, company_id, name, shape FROM alerts.geofences
-          WHERE company_id = ANY($1::int[]) AND deleted_at IS NULL ORDER BY id`,
-        [stale],
-      ),
+    const [configurations, geofences] = await Promise.all([
+      this.queries.activeConfigurationsOf(manager, stale),
+      this.queries.geofencesOf(manager, stale),
     ]);
     for (const companyId of stale) {
       const geofenceList = geofences

@@ -5,8 +5,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
 import { ALERTS_SCHEMA } from '../alert-engine.schema';
-import { bumpRuleVersion } from '../configurations/rule-versions';
+import { bumpRuleVersion } from '../configurations/rule-versions.queries';
 import { Geofence } from './geofence.entity';
+import { configurationsWatching } from './geofences.queries';
 import { changedGeofence, geofenceDefinitionOf, GeofenceInput } from './geofence-rules';
 
 /** What POST takes (and the demo seeding and the admin CLI give): a name and a circle or a polygon. */
@@ -73,16 +74,11 @@ export class GeofencesService {
   async delete(companyId: number, id: number): Promise<GeofenceView> {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.lockedOf(manager, companyId, id);
-      const watching: { id: number }[] = await manager.query(
-        `SELECT id FROM alerts.configurations
-          WHERE company_id = $1 AND deleted_at IS NULL AND settings -> 'geofenceId' = to_jsonb($2::int)
-          ORDER BY id`,
-        [companyId, id],
-      );
+      const watching = await configurationsWatching(manager, companyId, id);
       if (watching.length) {
         throw new AlertEngineException(
           AlertEngineExceptionCode.GeofenceInUse,
-          `Geofence ${id} is watched by alert configuration(s) ${watching.map((row) => row.id).join(', ')}: ` +
+          `Geofence ${id} is watched by alert configuration(s) ${watching.join(', ')}: ` +
             'delete them or give them another geofence first.',
         );
       }

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { AlertVehicleQueries } from './alert-vehicles.queries';
 
 /** alert-engine's projection of the vehicle registry: what coverage and records need of a vehicle. */
 const alertVehicles: SnapshotTable<VehicleSnapshotV1> = {
@@ -30,7 +31,10 @@ export interface KnownVehicle {
 
 @Injectable()
 export class AlertVehicles {
-  constructor(@InjectDataSource(ALERTS_SCHEMA) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(ALERTS_SCHEMA) private readonly dataSource: DataSource,
+    private readonly queries: AlertVehicleQueries,
+  ) {}
 
   /** Applies snapshots in order; an older snapshot than the stored row changes nothing (redelivery). */
   async apply(snapshots: readonly VehicleSnapshotV1[]): Promise<void> {
@@ -39,11 +43,7 @@ export class AlertVehicles {
 
   /** The projection's rows of `vehicleIds`, inside the caller's transaction; unknown ids are absent. */
   async of(manager: EntityManager, vehicleIds: readonly number[]): Promise<Map<number, KnownVehicle>> {
-    const rows: { vehicle_id: number; name: string; company_ids: number[]; tags: string[] }[] =
-      await manager.query(
-        'SELECT vehicle_id, name, company_ids, tags FROM alerts.vehicles WHERE vehicle_id = ANY($1::int[])',
-        [vehicleIds],
-      );
+    const rows = await this.queries.rowsOf(manager, vehicleIds);
     return new Map(
       rows.map((row) => [
         row.vehicle_id,
@@ -54,10 +54,6 @@ export class AlertVehicles {
 
   /** Which of `vehicleIds` the projection holds: code that just registered vehicles waits for them. */
   async known(vehicleIds: readonly number[]): Promise<number[]> {
-    const rows: { vehicle_id: number }[] = await this.dataSource.query(
-      'SELECT vehicle_id FROM alerts.vehicles WHERE vehicle_id = ANY($1::int[])',
-      [vehicleIds],
-    );
-    return rows.map((row) => row.vehicle_id);
+    return this.queries.known(vehicleIds);
   }
 }

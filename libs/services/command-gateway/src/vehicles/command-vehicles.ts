@@ -14,6 +14,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CommandGatewayException, CommandGatewayExceptionCode } from '../command-gateway.exception';
 import { COMMANDS_SCHEMA } from '../command-gateway.schema.constants';
+import { CommandVehicleQueries } from './command-vehicles.queries';
 
 const commandVehicles: SnapshotTable<VehicleSnapshotV1> = {
   table: 'commands.vehicles',
@@ -36,10 +37,14 @@ const UNKNOWN_VEHICLE_WAIT_MS = 2_000;
  */
 @Injectable()
 export class CommandVehicles {
+  private readonly queries: CommandVehicleQueries;
+
   constructor(
     @InjectDataSource(COMMANDS_SCHEMA) private readonly dataSource: DataSource,
     private readonly companies: CompanyDirectory,
-  ) {}
+  ) {
+    this.queries = new CommandVehicleQueries(dataSource);
+  }
 
   /** Applies snapshots in order; an older snapshot than the stored row changes nothing (redelivery). */
   async apply(snapshots: readonly VehicleSnapshotV1[]): Promise<void> {
@@ -68,19 +73,10 @@ export class CommandVehicles {
    */
   private async companiesOfVehicle(vehicleId: number): Promise<number[] | undefined> {
     return readWhenProjected(
-      () => this.storedCompanies(vehicleId),
+      () => this.queries.companiesOf(vehicleId),
       (companyIds) => companyIds !== undefined,
       UNKNOWN_VEHICLE_WAIT_MS,
     );
-  }
-
-  /** The vehicle's companies as the projection holds them (undefined: never seen). */
-  private async storedCompanies(vehicleId: number): Promise<number[] | undefined> {
-    const [row]: { company_ids: number[] }[] = await this.dataSource.query(
-      'SELECT company_ids FROM commands.vehicles WHERE vehicle_id = $1',
-      [vehicleId],
-    );
-    return row?.company_ids;
   }
 }
 

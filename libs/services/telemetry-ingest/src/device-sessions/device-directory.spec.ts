@@ -1,21 +1,31 @@
 import { DataSource } from 'typeorm';
 import { TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { DeviceDirectory } from './device-directory';
+import { DeviceSessionQueries } from './device-sessions.queries';
 
-/** ingest.device_sessions as a map, counting the queries made against it. */
+/**
+ * ingest.device_sessions as a map behind DeviceSessionQueries, recording the IMEIs of each lookup;
+ * lookups wait until `open()`.
+ */
 function fakeDatabase(sessions: Map<string, number>) {
   const queries: string[][] = [];
   let release: (() => void) | undefined;
-  const dataSource = {
-    query: async (_sql: string, [imeis]: [string[]]) => {
-      queries.push(imeis);
+  const sessionQueries: Pick<DeviceSessionQueries, 'registrationsOf'> = {
+    registrationsOf: async (imeis) => {
+      queries.push([...imeis]);
       if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
       return imeis
         .filter((imei) => sessions.has(imei))
         .map((imei) => ({ imei, vehicle_id: sessions.get(imei)!, company_ids: [7] }));
     },
-  } as unknown as DataSource;
-  return { dataSource, queries, open: () => release?.() ?? (release = () => undefined) };
+  };
+  return {
+    // DeviceDirectory uses its DataSource only to apply snapshots, which these tests do not.
+    dataSource: {} as DataSource,
+    sessionQueries: sessionQueries as DeviceSessionQueries,
+    queries,
+    open: () => release?.() ?? (release = () => undefined),
+  };
 }
 
 const config = { deviceCacheSeconds: 5 } as TelemetryIngestConfig;
@@ -31,7 +41,7 @@ describe('DeviceDirectory', () => {
   it('asks the database once for new trackers and answers from memory within the cache time', async () => {
     const db = fakeDatabase(new Map([['111', 1]]));
     db.open();
-    const directory = new DeviceDirectory(db.dataSource, config);
+    const directory = new DeviceDirectory(db.dataSource, db.sessionQueries, config);
     expect(await directory.resolve(['111', '999'])).toEqual(devices(['111', 1]));
     now += 4_000;
     expect(await directory.resolve(['111', '999'])).toEqual(devices(['111', 1]));
@@ -45,7 +55,7 @@ describe('DeviceDirectory', () => {
     ]);
     const db = fakeDatabase(sessions);
     db.open();
-    const directory = new DeviceDirectory(db.dataSource, config);
+    const directory = new DeviceDirectory(db.dataSource, db.sessionQueries, config);
     await directory.resolve(['111', '222', '333']);
     now += 6_000;
     // The tracker 222 moved to vehicle 20 and 333 was registered meanwhile (on another replica).

@@ -5,6 +5,7 @@ import { VehicleSnapshotV1 } from '@fleet/contracts';
 import { applySnapshotRows, SnapshotTable } from '@fleet/platform';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { DeviceSessionQueries } from './device-sessions.queries';
 
 /** Ingest's projection of the vehicle registry: which tracker belongs to which vehicle. */
 const deviceSessions: SnapshotTable<VehicleSnapshotV1> = {
@@ -49,6 +50,7 @@ export class DeviceDirectory {
 
   constructor(
     @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
+    private readonly queries: DeviceSessionQueries,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
   ) {}
 
@@ -105,13 +107,7 @@ export class DeviceDirectory {
   }
 
   private async lookup(unique: readonly string[]): Promise<Map<string, RegisteredDevice>> {
-    const rows: { imei: string; vehicle_id: number; company_ids: number[] | null }[] =
-      await this.dataSource.query(
-        // Newest registration wins if a tracker was moved between vehicles.
-        `SELECT DISTINCT ON (imei) imei, vehicle_id, company_ids FROM ingest.device_sessions
-        WHERE imei = ANY($1::text[]) ORDER BY imei, updated_at DESC`,
-        [unique],
-      );
+    const rows = await this.queries.registrationsOf(unique);
     return new Map(rows.map((row) => [row.imei, { vehicleId: row.vehicle_id, companyIds: row.company_ids }]));
   }
 

@@ -3,6 +3,7 @@ import { commandProfiles, defaultCommandProfile } from '../commands/command-prof
 import { DeviceSettingsException, DeviceSettingsExceptionCode } from './device-settings.exception';
 import { DeviceSettingsView, viewOf } from './device-settings.model';
 import { DeviceSettingNames, DeviceSettingsInput, deviceSettingsChange } from './device-settings.rules';
+import { DeviceSettingsQueries } from './device-settings.queries';
 import { DeviceSettingsStore } from './device-settings.store';
 
 /** The CLI's option names, for the rules' messages. */
@@ -31,7 +32,7 @@ export interface CommandProfileListing {
  * ingest schema. A running service sees a change within INGEST_DEVICE_CACHE_SECONDS plus one refresh.
  */
 export function createDeviceSettingsAdmin(dataSource: DataSource) {
-  const store = new DeviceSettingsStore(dataSource);
+  const store = new DeviceSettingsStore(new DeviceSettingsQueries(dataSource));
   /** Only vehicles ingest knows: a mistyped id must not leave settings behind for nobody. */
   const known = async (vehicleId: number) => {
     if ((await store.companiesOf(vehicleId)) === undefined) {

@@ -1,4 +1,12 @@
-/** SQL of the operators' tracker settings (`ingest.device_settings`). */
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+
+/**
+ * SQL of the operators' tracker settings (`ingest.device_settings`), and DeviceSettingsQueries below,
+ * which runs it typed in and out.
+ */
 
 export interface DeviceSettingRow {
   vehicle_id: number;
@@ -13,7 +21,7 @@ const COLUMNS =
   'vehicle_id, command_profile, allowed_networks, secret_hash, clock_offset_seconds, updated_at';
 
 /** The settings of the vehicles $1 (int[]). */
-export const SETTINGS_OF = `
+const SETTINGS_OF = `
   SELECT ${COLUMNS} FROM ingest.device_settings WHERE vehicle_id = ANY($1::int[])`;
 
 /**
@@ -21,7 +29,7 @@ export const SETTINGS_OF = `
  * only when its flag ($6 profile, $7 networks, $8 secret, $9 offset) is true: one setting changes
  * without the others. A vehicle without a row gets one, the unflagged settings at their defaults.
  */
-export const UPSERT_SETTINGS = `
+const UPSERT_SETTINGS = `
   INSERT INTO ingest.device_settings AS s
     (vehicle_id, command_profile, allowed_networks, secret_hash, clock_offset_seconds, updated_at)
   VALUES (
@@ -40,5 +48,52 @@ export const UPSERT_SETTINGS = `
   RETURNING ${COLUMNS}`;
 
 /** The companies of the vehicle $1 as ingest's registry projection has them (no row: unknown vehicle). */
-export const COMPANIES_OF_VEHICLE = `
+const COMPANIES_OF_VEHICLE = `
   SELECT company_ids FROM ingest.device_sessions WHERE vehicle_id = $1`;
+
+/** A change to one vehicle's settings as stored: a field left undefined keeps its value. */
+export interface SettingsUpsert {
+  commandProfile?: string | null;
+  allowedNetworks?: string[] | null;
+  /** The hash of the device secret, or null for none. */
+  secretHash?: string | null;
+  clockOffsetSeconds?: number;
+}
+
+/** The statements above, typed. */
+@Injectable()
+export class DeviceSettingsQueries {
+  constructor(@InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource) {}
+
+  /** The stored settings of `vehicleIds` (SETTINGS_OF); a vehicle without a row has none. */
+  async settingsOf(vehicleIds: readonly number[]): Promise<DeviceSettingRow[]> {
+    return (await this.dataSource.query(SETTINGS_OF, [vehicleIds])) as DeviceSettingRow[];
+  }
+
+  /** Applies the change to the vehicle's row, creating it (UPSERT_SETTINGS); the row as stored. */
+  async upsert(vehicleId: number, change: SettingsUpsert): Promise<DeviceSettingRow> {
+    const [row] = (await this.dataSource.query(UPSERT_SETTINGS, [
+      vehicleId,
+      change.commandProfile ?? null,
+      change.allowedNetworks ?? null,
+      change.secretHash ?? null,
+      change.clockOffsetSeconds ?? 0,
+      change.commandProfile !== undefined,
+      change.allowedNetworks !== undefined,
+      change.secretHash !== undefined,
+      change.clockOffsetSeconds !== undefined,
+    ])) as DeviceSettingRow[];
+    return row;
+  }
+
+  /**
+   * The vehicle's companies in ingest's registry projection (COMPANIES_OF_VEHICLE): undefined when it
+   * has no row, null when its row predates the companies.
+   */
+  async companiesOf(vehicleId: number): Promise<number[] | null | undefined> {
+    const [row] = (await this.dataSource.query(COMPANIES_OF_VEHICLE, [vehicleId])) as {
+      company_ids: number[] | null;
+    }[];
+    return row === undefined ? undefined : row.company_ids;
+  }
+}

@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 import { generateDeviceSecret, hashDeviceSecret } from './device-secret';
 import { DeviceSettingsChange } from './device-settings.rules';
-import {
-  COMPANIES_OF_VEHICLE,
-  DeviceSettingRow,
-  SETTINGS_OF,
-  UPSERT_SETTINGS,
-} from './device-settings.queries';
+import { DeviceSettingRow, DeviceSettingsQueries } from './device-settings.queries';
 
 /** A stored change, and the new secret when the change asked for one (the only time it exists). */
 export interface WrittenDeviceSettings {
@@ -23,26 +15,23 @@ export interface WrittenDeviceSettings {
  */
 @Injectable()
 export class DeviceSettingsStore {
-  constructor(@InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource) {}
+  constructor(private readonly queries: DeviceSettingsQueries) {}
 
   async read(vehicleIds: readonly number[]): Promise<DeviceSettingRow[]> {
-    return (await this.dataSource.query(SETTINGS_OF, [vehicleIds])) as DeviceSettingRow[];
+    return this.queries.settingsOf(vehicleIds);
   }
 
   /** Applies the change; a new secret is generated here and only its hash is stored. */
   async write(vehicleId: number, change: DeviceSettingsChange): Promise<WrittenDeviceSettings> {
     const secret = change.secret === 'new' ? generateDeviceSecret() : undefined;
-    const [row] = (await this.dataSource.query(UPSERT_SETTINGS, [
-      vehicleId,
-      change.commandProfile ?? null,
-      change.allowedNetworks ?? null,
-      secret === undefined ? null : hashDeviceSecret(secret),
-      change.clockOffsetSeconds ?? 0,
-      change.commandProfile !== undefined,
-      change.allowedNetworks !== undefined,
-      change.secret !== undefined,
-      change.clockOffsetSeconds !== undefined,
-    ])) as DeviceSettingRow[];
+    const row = await this.queries.upsert(vehicleId, {
+      commandProfile: change.commandProfile,
+      allowedNetworks: change.allowedNetworks,
+      // `clear` stores no hash.
+      secretHash:
+        change.secret === undefined ? undefined : secret === undefined ? null : hashDeviceSecret(secret),
+      clockOffsetSeconds: change.clockOffsetSeconds,
+    });
     return secret === undefined ? { row } : { row, secret };
   }
 
@@ -51,9 +40,6 @@ export class DeviceSettingsStore {
    * vehicle, null when its row predates the companies (no token reaches it yet).
    */
   async companiesOf(vehicleId: number): Promise<number[] | null | undefined> {
-    const [row] = (await this.dataSource.query(COMPANIES_OF_VEHICLE, [vehicleId])) as {
-      company_ids: number[] | null;
-    }[];
-    return row === undefined ? undefined : row.company_ids;
+    return this.queries.companiesOf(vehicleId);
   }
 }

@@ -1,5 +1,5 @@
 import { ChunkFrame, FRAME_PROTOCOLS, FrameProtocol, readFrameChunk } from './frame-chunk';
-import { ChunkRowOut, DEVICE_CHUNKS } from './frames.queries';
+import { ChunkPage, ChunkRowOut } from './frames.queries';
 
 /** Chunks read per query: a page of frames (up to a few thousand) in memory at a time. */
 const CHUNKS_PER_PAGE = 200;
@@ -11,8 +11,8 @@ export interface ArchivedFrame extends ChunkFrame {
   vehicleId: number | null;
 }
 
-/** Runs one statement (a DataSource's or a transaction's `query`). */
-export type Query = (sql: string, parameters: unknown[]) => Promise<unknown>;
+/** Reads one page of a device's chunks: RawFrameQueries.deviceChunks, on a DataSource or in a transaction. */
+export type ChunkPages = (page: ChunkPage) => Promise<ChunkRowOut[]>;
 
 export interface FrameRange {
   imei: string;
@@ -35,20 +35,13 @@ const isProtocol = (protocol: string): protocol is FrameProtocol =>
  * arrival order (pages follow one another in the order of their chunks' first frames).
  */
 export async function* archivedFrames(
-  query: Query,
+  chunkPages: ChunkPages,
   { imei, from, to }: FrameRange,
   unreadable: (chunk: UnreadableChunk) => void = () => undefined,
 ): AsyncGenerator<ArchivedFrame[]> {
   let after: ChunkRowOut | undefined;
   for (;;) {
-    const rows = (await query(DEVICE_CHUNKS, [
-      imei,
-      from,
-      to,
-      after?.received_at ?? null,
-      after?.id ?? null,
-      CHUNKS_PER_PAGE,
-    ])) as ChunkRowOut[];
+    const rows = await chunkPages({ imei, from, to, after, limit: CHUNKS_PER_PAGE });
     const page: ArchivedFrame[] = [];
     for (const row of rows) {
       if (!isProtocol(row.protocol)) {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ArchivedFrame, archivedFrames, FrameRange } from './archived-frames';
 import { decodeStoredFrame } from './frame-decoding';
-import { REPLAY_BY_ID, REQUEST_REPLAY, ReplayRow } from './frames.queries';
+import { RawFrameQueries, ReplayRow } from './frames.queries';
 
 /** An archived frame as frames:list shows it. */
 export interface ListedFrame {
@@ -57,7 +57,7 @@ export function frameLine(frame: ListedFrame): string {
  * that the running service carries out (FrameReplayer).
  */
 export function createFrameAdmin(dataSource: DataSource) {
-  const query = (sql: string, parameters: unknown[]) => dataSource.query(sql, parameters);
+  const queries = new RawFrameQueries(dataSource);
   return {
     /** The device's frames of the range in arrival order, at most `limit`, decoded with today's decoders. */
     async list(range: FrameRange, limit = DEFAULT_LIST_LIMIT): Promise<ListedFrame[]> {
@@ -72,7 +72,11 @@ export function createFrameAdmin(dataSource: DataSource) {
           decoded: error.message,
         });
       };
-      for await (const page of archivedFrames(query, range, unreadable)) {
+      for await (const page of archivedFrames(
+        (chunkPage) => queries.deviceChunks(chunkPage),
+        range,
+        unreadable,
+      )) {
         for (const frame of page) {
           if (listed.length >= limit) return listed;
           listed.push({
@@ -90,14 +94,12 @@ export function createFrameAdmin(dataSource: DataSource) {
 
     /** Asks the running telemetry-ingest to replay the range; answers the request. */
     async requestReplay(range: FrameRange): Promise<FrameReplayStatus> {
-      const [{ id }] = (await dataSource.query(REQUEST_REPLAY, [range.imei, range.from, range.to])) as {
-        id: number;
-      }[];
+      const id = await queries.requestReplay(range.imei, range.from, range.to);
       return (await this.replayStatus(id))!;
     },
 
     async replayStatus(id: number): Promise<FrameReplayStatus | undefined> {
-      const [row] = (await dataSource.query(REPLAY_BY_ID, [id])) as ReplayRow[];
+      const row = await queries.replayById(id);
       return row === undefined ? undefined : statusOf(row);
     },
   };

@@ -10,7 +10,7 @@ import { OutputWiring } from '../teltonika/teltonika-readings';
 import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 import { archivedFrames } from './archived-frames';
 import { decodeStoredFrame } from './frame-decoding';
-import { CLAIM_REPLAY, FINISH_REPLAY, ReplayRow } from './frames.queries';
+import { RawFrameQueries, ReplayRow } from './frames.queries';
 
 /** How often pending replay requests are looked for: a request starts within this time. */
 const POLL_INTERVAL_MS = 2_000;
@@ -49,6 +49,7 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
+    private readonly queries: RawFrameQueries,
     private readonly intake: PositionIntakeService,
     private readonly directory: DeviceDirectory,
     private readonly settings: DeviceSettingsService,
@@ -71,7 +72,7 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
   /** Claims the oldest pending request and carries it out; resolves whether there was one. */
   private replayNext(): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const [request] = (await manager.query(CLAIM_REPLAY)) as ReplayRow[];
+      const request = await this.queries.claimReplay(manager);
       if (request === undefined) return false;
       const counts: ReplayCounts = { frames: 0, records: 0, positions: 0 };
       let error: string | null = null;
@@ -84,13 +85,7 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
         error = failure instanceof Error ? failure.message : String(failure);
         this.logger.warn({ msg: 'frame replay stopped by an error', replay: request.id, err: failure });
       }
-      await manager.query(FINISH_REPLAY, [
-        request.id,
-        counts.frames,
-        counts.records,
-        counts.positions,
-        error,
-      ]);
+      await this.queries.finishReplay(manager, request.id, { ...counts, error });
       this.logger.log({ msg: 'frames replayed', replay: request.id, imei: request.imei, ...counts, error });
       return true;
     });
@@ -109,7 +104,7 @@ export class FrameReplayer implements OnApplicationBootstrap, OnApplicationShutd
     const unreadable = (chunk: { id: string; error: Error }) =>
       this.logger.warn({ msg: 'archived chunk unreadable; skipped', chunk: chunk.id, err: chunk.error });
     for await (const page of archivedFrames(
-      (sql, parameters) => manager.query(sql, parameters),
+      (chunkPage) => this.queries.deviceChunks(chunkPage, manager),
       range,
       unreadable,
     )) {

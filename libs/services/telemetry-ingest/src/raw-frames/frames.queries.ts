@@ -1,7 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+
 /**
- * SQL of the raw frame archive (`ingest.raw_frames`, `ingest.frame_replays`; docs/raw-frames.md). The
- * day partitions are the platform's TimePartitions' (RawFramePartitions). UPDATE ... RETURNING is
- * wrapped in a CTE: TypeORM's query() answers it as [rows, count] otherwise.
+ * SQL of the raw frame archive (`ingest.raw_frames`, `ingest.frame_replays`; docs/raw-frames.md), and
+ * RawFrameQueries below, which runs it typed in and out. The day partitions are the platform's
+ * TimePartitions' (RawFramePartitions). UPDATE ... RETURNING is wrapped in a CTE: TypeORM's query()
+ * answers it as [rows, count] otherwise.
  */
 
 /** A chunk as written: one device's frames, compressed (raw-frames/frame-chunk.ts). */
@@ -16,7 +22,7 @@ export interface ChunkRowIn {
   frames: Buffer;
 }
 
-/** Columns of a chunk row as {@link insertChunks} writes them. */
+/** Columns of a chunk row as {@link chunksInsert} writes them. */
 const CHUNK_COLUMNS = 8;
 
 /**
@@ -25,7 +31,7 @@ const CHUNK_COLUMNS = 8;
  * every byte as two hex digits, which the writer's thread builds and PostgreSQL parses (several MB a
  * batch at a fleet's rate).
  */
-export function insertChunks(chunks: readonly ChunkRowIn[]): { text: string; values: unknown[] } {
+function chunksInsert(chunks: readonly ChunkRowIn[]): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const rows = chunks.map((chunk, index) => {
     values.push(
@@ -64,13 +70,13 @@ export interface ChunkRowOut {
  * began this long before a range can still hold frames of it. Bounds the scan, and lets PostgreSQL
  * skip the day partitions before the range.
  */
-export const MAX_CHUNK_SPAN_SECONDS = 3_600;
+const MAX_CHUNK_SPAN_SECONDS = 3_600;
 
 /**
  * A page of the device's ($1 IMEI) chunks that may hold frames from $2 to $3, in arrival order, after
  * the chunk ($4 received_at, $5 id; null for the first page), $6 at most.
  */
-export const DEVICE_CHUNKS = `
+const DEVICE_CHUNKS = `
   SELECT id, received_at, protocol, imei, vehicle_id, frames
   FROM ingest.raw_frames
   WHERE imei = $1
@@ -82,9 +88,10 @@ export const DEVICE_CHUNKS = `
   LIMIT $6`;
 
 /** Stores a replay request ($1 IMEI, $2 from, $3 to); answers its id. */
-export const REQUEST_REPLAY = `
+const REQUEST_REPLAY = `
   INSERT INTO ingest.frame_replays (imei, from_time, to_time) VALUES ($1, $2, $3) RETURNING id`;
 
+/** A replay request as stored: the range asked for, and once finished, its counts or error. */
 export interface ReplayRow {
   id: number;
   imei: string;
@@ -98,7 +105,8 @@ export interface ReplayRow {
   error: string | null;
 }
 
-export const REPLAY_BY_ID = `
+/** The replay request $1. */
+const REPLAY_BY_ID = `
   SELECT id, imei, from_time, to_time, requested_at, finished_at, frames, records, positions, error
   FROM ingest.frame_replays WHERE id = $1`;
 
@@ -106,7 +114,7 @@ export const REPLAY_BY_ID = `
  * The oldest pending request, locked for the claiming transaction: another replica skips it, and a
  * replica that dies mid-replay releases it with its connection (the next one starts it over).
  */
-export const CLAIM_REPLAY = `
+const CLAIM_REPLAY = `
   SELECT id, imei, from_time, to_time, requested_at, finished_at, frames, records, positions, error
   FROM ingest.frame_replays
   WHERE finished_at IS NULL
@@ -115,7 +123,7 @@ export const CLAIM_REPLAY = `
   FOR UPDATE SKIP LOCKED`;
 
 /** Finishes the request ($1) with its counts ($2 frames, $3 records, $4 positions) and error ($5, or null). */
-export const FINISH_REPLAY = `
+const FINISH_REPLAY = `
   WITH finished AS (
     UPDATE ingest.frame_replays
     SET finished_at = now(), frames = $2, records = $3, positions = $4, error = $5
@@ -123,3 +131,78 @@ export const FINISH_REPLAY = `
     RETURNING id
   )
   SELECT id FROM finished`;
+
+/** One page of a device's chunks ({@link DEVICE_CHUNKS}): the range, the chunk it follows, its size. */
+export interface ChunkPage {
+  imei: string;
+  from: Date;
+  to: Date;
+  /** The last chunk of the page before; undefined for the first page. */
+  after: ChunkRowOut | undefined;
+  limit: number;
+}
+
+/** What a finished replay did. */
+export interface ReplayOutcome {
+  frames: number;
+  records: number;
+  positions: number;
+  /** A problem worth recording, or null. */
+  error: string | null;
+}
+
+/**
+ * The statements above, typed. Those of a replay run in the transaction that holds its request
+ * (FrameReplayer), so they take its `manager`.
+ */
+@Injectable()
+export class RawFrameQueries {
+  constructor(@InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource) {}
+
+  /** Writes the chunks in one INSERT ({@link chunksInsert}). */
+  async insertChunks(chunks: readonly ChunkRowIn[]): Promise<void> {
+    const insert = chunksInsert(chunks);
+    await this.dataSource.query(insert.text, insert.values);
+  }
+
+  /** A page of the device's chunks (DEVICE_CHUNKS), read in `manager`'s transaction when given. */
+  async deviceChunks(page: ChunkPage, manager?: EntityManager): Promise<ChunkRowOut[]> {
+    return (manager ?? this.dataSource).query(DEVICE_CHUNKS, [
+      page.imei,
+      page.from,
+      page.to,
+      page.after?.received_at ?? null,
+      page.after?.id ?? null,
+      page.limit,
+    ]);
+  }
+
+  /** Stores a request to replay the device's frames from `from` to `to` (REQUEST_REPLAY); its id. */
+  async requestReplay(imei: string, from: Date, to: Date): Promise<number> {
+    const [{ id }] = (await this.dataSource.query(REQUEST_REPLAY, [imei, from, to])) as { id: number }[];
+    return id;
+  }
+
+  /** The replay request `id` (REPLAY_BY_ID); undefined when there is none. */
+  async replayById(id: number): Promise<ReplayRow | undefined> {
+    const [row] = (await this.dataSource.query(REPLAY_BY_ID, [id])) as ReplayRow[];
+    return row;
+  }
+
+  /** Claims the oldest pending request for `manager`'s transaction (CLAIM_REPLAY); undefined when none is free. */
+  async claimReplay(manager: EntityManager): Promise<ReplayRow | undefined> {
+    const [request] = (await manager.query(CLAIM_REPLAY)) as ReplayRow[];
+    return request;
+  }
+
+  /** Finishes the request `id` with what the replay did (FINISH_REPLAY). */
+  async finishReplay(manager: EntityManager, id: number, outcome: ReplayOutcome): Promise<void> {
+    await manager.query(FINISH_REPLAY, [
+      id,
+      outcome.frames,
+      outcome.records,
+      outcome.positions,
+      outcome.error,
+    ]);
+  }
+}

@@ -1,12 +1,14 @@
 import { FleetMetrics } from '@fleet/platform';
-import { DataSource } from 'typeorm';
 import { TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { ReceivedFrame, readFrameChunk } from './frame-chunk';
-import { ChunkRowIn } from './frames.queries';
+import { ChunkRowIn, RawFrameQueries } from './frames.queries';
 import { RawFrameArchive } from './raw-frame-archive';
 
-/** A database that records the chunks written, fails while told to, and completes writes when told to. */
-class FakeDatabase {
+/**
+ * The archive's queries (RawFrameQueries.insertChunks) over a database that records the chunks written,
+ * fails while told to, and completes writes when told to.
+ */
+class FakeDatabase implements Pick<RawFrameQueries, 'insertChunks'> {
   readonly inserts: ChunkRowIn[][] = [];
   inFlight = 0;
   mostInFlight = 0;
@@ -24,30 +26,13 @@ class FakeDatabase {
     this.held = undefined;
   }
 
-  async query(_sql: string, parameters: unknown[]): Promise<unknown[]> {
+  async insertChunks(chunks: readonly ChunkRowIn[]): Promise<void> {
     this.inFlight++;
     this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
     try {
       await this.held?.promise;
       if (this.failing) throw new Error('database away');
-      // insertChunks: eight parameters a chunk, in column order.
-      const rows: ChunkRowIn[] = [];
-      for (let at = 0; at < parameters.length; at += 8) {
-        const [receivedAt, lastReceivedAt, protocol, imei, vehicleId, peer, frameCount, frames] =
-          parameters.slice(at, at + 8) as [
-            Date,
-            Date,
-            string,
-            string | null,
-            number | null,
-            string,
-            number,
-            Buffer,
-          ];
-        rows.push({ receivedAt, lastReceivedAt, protocol, imei, vehicleId, peer, frameCount, frames });
-      }
-      this.inserts.push(rows);
-      return [];
+      this.inserts.push([...chunks]);
     } finally {
       this.inFlight--;
     }
@@ -83,7 +68,7 @@ function archiveOn(database: FakeDatabase, rawFrames: Partial<TelemetryIngestCon
       ...rawFrames,
     },
   } as TelemetryIngestConfig;
-  const archive = new RawFrameArchive(database as unknown as DataSource, config, metrics);
+  const archive = new RawFrameArchive(database as unknown as RawFrameQueries, config, metrics);
   const dropped = async (reason: string) =>
     (await metrics.rawFramesDropped.get()).values.find((value) => value.labels.reason === reason)?.value ?? 0;
   return { archive, dropped };

@@ -7,12 +7,9 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
 import { ChunkFrame, compressFrameChunk, ReceivedFrame } from './frame-chunk';
-import { ChunkRowIn, insertChunks } from './frames.queries';
+import { ChunkRowIn, RawFrameQueries } from './frames.queries';
 
 /** How often chunks past their time are closed, and a failed write is tried again at the earliest. */
 const SWEEP_INTERVAL_MS = 1_000;
@@ -76,7 +73,7 @@ export class RawFrameArchive
   private stopped = false;
 
   constructor(
-    @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
+    private readonly queries: RawFrameQueries,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
     private readonly metrics: FleetMetrics,
   ) {}
@@ -200,8 +197,7 @@ export class RawFrameArchive
       const batch = this.closed.slice(0, count);
       try {
         const rows = await Promise.all(batch.map((chunk) => this.row(chunk)));
-        const insert = insertChunks(rows);
-        await this.dataSource.query(insert.text, insert.values);
+        await this.queries.insertChunks(rows);
       } catch (error) {
         if (this.retryDelayMs === SWEEP_INTERVAL_MS) {
           this.logger.warn({

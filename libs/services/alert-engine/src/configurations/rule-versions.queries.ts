@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm';
 
+/*
+ * SQL that writes the companies' rule versions (`alerts.rule_versions`; the engine reads them,
+ * engine/rule-sets.queries.ts). Exported by the package: tests and benches set rules up through it.
+ */
+
 /**
  * Raises the company's rule version inside the caller's transaction. Every change to a company's
  * configurations or geofences calls it, so that each engine replica, which compares the version with
