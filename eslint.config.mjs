@@ -120,5 +120,23 @@ export default tseslint.config(
       ],
     },
   },
+  // SQL lives in query modules (docs/decisions/0014-sql-in-query-modules.md): a `<feature>.queries.ts`,
+  // or a `<name>.store.ts` adapter whose whole job is its tables. A statement written anywhere else
+  // (a string, a template or a `{ text }` object handed to `.query(`) fails lint; migrations and test
+  // code are exempt.
+  {
+    files: ['**/*.ts'],
+    ignores: [...testFiles, '**/*.queries.ts', '**/*.store.ts', '**/migrations/**', 'libs/testing/**', 'tests/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name='query'][arguments.0.type=/^(Literal|TemplateLiteral|ObjectExpression)$/]",
+          message: 'SQL belongs in the feature\'s *.queries.ts (docs/decisions/0014-sql-in-query-modules.md).',
+        },
+      ],
+    },
+  },
   prettier,
 );
