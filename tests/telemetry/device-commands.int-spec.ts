@@ -24,9 +24,9 @@ describe('device commands on the OsmAnd port (real PostgreSQL)', () => {
   let h: TelemetryContext;
   let companyId: number;
 
-  const open = (database?: TelemetryContext['database']) =>
+  const open = (database?: TelemetryContext['database'], resendSeconds = RESEND_SECONDS) =>
     TelemetryContext.open(
-      { COMMAND_RESEND_SECONDS: String(RESEND_SECONDS) },
+      { COMMAND_RESEND_SECONDS: String(resendSeconds) },
       { modules: [Results.module], database },
     );
 
@@ -405,7 +405,9 @@ describe('device commands on the OsmAnd port (real PostgreSQL)', () => {
       ]);
       await broker.close();
 
-      h = await open(database);
+      // Restarted with an hour between hand-outs, so that the handed-out command is not due again
+      // however long the restart took (the resend itself is the test above).
+      h = await open(database, 3_600);
       await h.transportIdle();
       // The handed-out command is not due yet; the other two are, in request order.
       expect(commandsOf(await report(vehicle))).toEqual([
