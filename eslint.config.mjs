@@ -120,6 +120,27 @@ export default tseslint.config(
       ],
     },
   },
+  // Inside a service, features never import the service's composition roots (its module and its
+  // schema, which import every feature back): shared names such as the schema's live in
+  // `<service>.schema.constants.ts`. Test fixtures assemble the module and are exempt.
+  {
+    files: ['libs/services/*/src/*/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@fleet/*/*'], message: 'Import a library through its public entry point.' },
+            {
+              regex: '^(\\.\\./)+[a-z-]+\\.(schema|module)$',
+              message: "A feature imports no composition root of its service: use '<service>.schema.constants'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // SQL lives in query modules (docs/decisions/0014-sql-in-query-modules.md): a `<feature>.queries.ts`,
   // or a `<name>.store.ts` adapter whose whole job is its tables. A statement written anywhere else
   // (a string, a template or a `{ text }` object handed to `.query(`) fails lint; migrations and test

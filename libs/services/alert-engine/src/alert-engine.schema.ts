@@ -1,4 +1,5 @@
 import { ServiceSchema } from '@fleet/platform';
+import { ALERTS_SCHEMA } from './alert-engine.schema.constants';
 import { AlertConfiguration, RuleVersion } from './configurations/alert-configuration.entity';
 import { VehicleState } from './engine/vehicle-state.entity';
 import { Geofence } from './geofences/geofence.entity';
@@ -7,7 +8,7 @@ import { ConfigurationSnapshots1764600000000 } from './migrations/1764600000000-
 import { AlertRecord } from './records/alert-record.entity';
 import { AlertVehicle } from './vehicles/alert-vehicle.entity';
 
-export const ALERTS_SCHEMA = 'alerts';
+export { ALERTS_SCHEMA } from './alert-engine.schema.constants';
 
 /**
  * Tables owned by alert-engine: geofences, alert configurations and their rule versions, its

@@ -11,7 +11,12 @@ import { Insights1764900000000 } from './migrations/1764900000000-insights';
 import { InsightIndexes1765000000000 } from './migrations/1765000000000-insight-indexes';
 import { LiveChannels1765200000000 } from './migrations/1765200000000-live-channels';
 import { RestingHours1765300000000 } from './migrations/1765300000000-resting-hours';
-import { DrivingEventRow, VehicleActivity, VehicleEngineCode, VehicleRestHour } from './insights/insight.entities';
+import {
+  DrivingEventRow,
+  VehicleActivity,
+  VehicleEngineCode,
+  VehicleRestHour,
+} from './insights/insight.entities';
 import { AppliedCommand } from './commands/applied-command.entity';
 import { LastPosition, Position } from './positions/position.entity';
 import { QUERY_SCHEMA } from './query-api.schema.constants';

@@ -1,4 +1,5 @@
 import { ServiceSchema } from '@fleet/platform';
+import { INGEST_SCHEMA } from './telemetry-ingest.schema.constants';
 import { DeviceCommand } from './commands/device-command.entity';
 import { DeviceSession } from './device-sessions/device-session.entity';
 import { DeviceSetting } from './device-settings/device-setting.entity';
@@ -10,7 +11,7 @@ import { CreateRawFrames1765200000000 } from './migrations/1765200000000-create-
 import { FrameReplay } from './raw-frames/frame-replay.entity';
 import { RawFrameChunk } from './raw-frames/raw-frame-chunk.entity';
 
-export const INGEST_SCHEMA = 'ingest';
+export { INGEST_SCHEMA } from './telemetry-ingest.schema.constants';
 
 /** Tables owned by telemetry-ingest. */
 export const ingestSchema: ServiceSchema = {

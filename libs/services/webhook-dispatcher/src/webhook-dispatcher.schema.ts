@@ -1,11 +1,12 @@
 import { ServiceSchema } from '@fleet/platform';
+import { WEBHOOKS_SCHEMA } from './webhook-dispatcher.schema.constants';
 import { ProjectedConfiguration } from './configurations/projected-configuration.entity';
 import { Delivery, DeliveryAttempt } from './delivery/delivery.entity';
 import { CreateWebhooks1764600000000 } from './migrations/1764600000000-create-webhooks';
 import { DeliveryTraceparent1765100000000 } from './migrations/1765100000000-delivery-traceparent';
 import { Webhook, WebhookAlertLink } from './webhooks/webhook.entity';
 
-export const WEBHOOKS_SCHEMA = 'webhooks';
+export { WEBHOOKS_SCHEMA } from './webhook-dispatcher.schema.constants';
 
 /**
  * Tables owned by webhook-dispatcher: webhooks and their linked configurations, its projection of

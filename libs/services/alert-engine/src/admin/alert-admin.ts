@@ -1,6 +1,6 @@
 import { Outbox } from '@fleet/platform';
 import { DataSource } from 'typeorm';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 import { AlertConfigurationsService } from '../configurations/alert-configurations.service';
 import { GeofencesService } from '../geofences/geofences.service';
 

@@ -10,7 +10,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 import { AlertConfiguration } from './alert-configuration.entity';
 import { holdCompanyGeofence, vehiclesOfCompany } from './alert-configurations.queries';
 import {

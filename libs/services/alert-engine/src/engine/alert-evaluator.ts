@@ -5,7 +5,7 @@ import { BatchCoalescer, CompanyDirectory, FleetMetrics, InjectOutbox, Outbox } 
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 import { AlertVehicles, KnownVehicle } from '../vehicles/alert-vehicles';
 import { AlertEvaluatorQueries, StateUpdate } from './alert-evaluator.queries';
 import { emptyMemory, evaluateFix } from './evaluation';

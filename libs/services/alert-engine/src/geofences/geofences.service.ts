@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AlertEngineException, AlertEngineExceptionCode } from '../alert-engine.exception';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 import { bumpRuleVersion } from '../configurations/rule-versions.queries';
 import { Geofence } from './geofence.entity';
 import { configurationsWatching } from './geofences.queries';

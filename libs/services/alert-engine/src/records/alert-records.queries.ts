@@ -2,7 +2,7 @@ import { Counted, PagedRow, pagedRows, Slice } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 import { RecordScope } from '../common/alert-access';
 import { UtcDay } from '../common/record-day';
 import { AlertRecordView } from './alert-record-view';

@@ -1,6 +1,6 @@
 import { monthlyPartitionsProvider } from '@fleet/platform';
 import { ALERT_ENGINE_CONFIG, AlertEngineConfig } from '../alert-engine.config';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 
 /**
  * Keeps the monthly partitions of alert records ahead of time and drops the ones past retention

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 
 /** A vehicle of alert-engine's projection of the registry (`alerts.vehicles`). */
 export interface AlertVehicleRow {

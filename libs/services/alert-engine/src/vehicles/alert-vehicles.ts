@@ -3,7 +3,7 @@ import { applySnapshotRows, SnapshotTable } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ALERTS_SCHEMA } from '../alert-engine.schema';
+import { ALERTS_SCHEMA } from '../alert-engine.schema.constants';
 import { AlertVehicleQueries } from './alert-vehicles.queries';
 
 /** alert-engine's projection of the vehicle registry: what coverage and records need of a vehicle. */

@@ -2,7 +2,7 @@ import { CommandRequestedV1 } from '@fleet/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 import { HandedCommand } from './device-command-answer';
 import { DeviceCommandType } from './device-command.entity';
 

@@ -11,7 +11,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { CommandAcknowledgement } from '../osmand/osmand-report';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 import { HandedCommand } from './device-command-answer';
 import { DeviceCommandQueries } from './device-commands.queries';
 import { DueCommandVehicles } from './due-command-vehicles';

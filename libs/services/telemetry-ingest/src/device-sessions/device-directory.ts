@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { VehicleSnapshotV1 } from '@fleet/contracts';
 import { applySnapshotRows, SnapshotTable } from '@fleet/platform';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 import { DeviceSessionQueries } from './device-sessions.queries';
 
 /** Ingest's projection of the vehicle registry: which tracker belongs to which vehicle. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 
 /** A tracker's registration in ingest's projection of the vehicle registry (`ingest.device_sessions`). */
 export interface DeviceSessionRow {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 
 /**
  * SQL of the operators' tracker settings (`ingest.device_settings`), and DeviceSettingsQueries below,

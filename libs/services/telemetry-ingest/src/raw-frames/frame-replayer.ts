@@ -7,7 +7,7 @@ import { DeviceDirectory } from '../device-sessions/device-directory';
 import { DeviceSettingsService } from '../device-settings/device-settings.service';
 import { IntakeOutcome, PositionIntakeService } from '../positions/position-intake.service';
 import { OutputWiring } from '../teltonika/teltonika-readings';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 import { archivedFrames } from './archived-frames';
 import { decodeStoredFrame } from './frame-decoding';
 import { RawFrameQueries, ReplayRow } from './frames.queries';

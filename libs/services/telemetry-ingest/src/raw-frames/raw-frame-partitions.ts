@@ -1,6 +1,6 @@
 import { timePartitionsProvider } from '@fleet/platform';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
-import { INGEST_SCHEMA } from '../telemetry-ingest.schema';
+import { INGEST_SCHEMA } from '../telemetry-ingest.schema.constants';
 
 /**
  * The retention of the raw frame archive: day partitions of `ingest.raw_frames` created

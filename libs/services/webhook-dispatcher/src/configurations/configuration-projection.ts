@@ -4,7 +4,7 @@ import { Controller, Injectable } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 import { ConfigurationQueries, KnownConfiguration } from './configurations.queries';
 
 export type { KnownConfiguration } from './configurations.queries';

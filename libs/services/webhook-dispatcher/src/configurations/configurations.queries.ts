@@ -3,7 +3,7 @@ import { applySnapshotRows, SnapshotTable } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 
 /** A configuration as linking sees it. */
 export interface KnownConfiguration {

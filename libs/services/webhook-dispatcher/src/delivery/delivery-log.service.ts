@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcherException, WebhookDispatcherExceptionCode } from '../webhook-dispatcher.exception';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DeliveryStatus } from './delivery.entity';
 import { DeliveryQueries, DeliveryRow } from './delivery.queries';

@@ -4,7 +4,7 @@ import { BatchCoalescer, CompanyDirectory } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 import { GlobalTarget, LinkedTarget, WebhookQueries } from '../webhooks/webhooks.queries';
 import { DeliveryQueries, PlannedDelivery } from './delivery.queries';
 import { webhookBodyOf } from './webhook-payload';

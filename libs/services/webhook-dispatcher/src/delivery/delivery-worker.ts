@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AttemptOutcome, WebhookSender } from '../sending/webhook-sender';
 import { WEBHOOK_DISPATCHER_CONFIG, WebhookDispatcherConfig } from '../webhook-dispatcher.config';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 import { SecretBox } from '../webhooks/secret-box';
 import { WebhookQueries, WebhookState } from '../webhooks/webhooks.queries';
 import { AttemptLabel, attemptLabelOf } from './delivery-metrics';

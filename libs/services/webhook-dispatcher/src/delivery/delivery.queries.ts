@@ -3,7 +3,7 @@ import { deleteInBatches, pagedRows, PagedRow, Slice } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 import { DeliveryStatus } from './delivery.entity';
 
 /** A delivery about to be stored: one fired alert for one webhook. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 
 /** A webhook about to be stored, live and active. */
 export interface NewWebhookRow {

@@ -5,7 +5,7 @@ import { DataSource, EntityManager, FindOptionsSelect, IsNull } from 'typeorm';
 import { ConfigurationProjection, KnownConfiguration } from '../configurations/configuration-projection';
 import { DeliveryQueries } from '../delivery/delivery.queries';
 import { WebhookDispatcherException, WebhookDispatcherExceptionCode } from '../webhook-dispatcher.exception';
-import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema';
+import { WEBHOOKS_SCHEMA } from '../webhook-dispatcher.schema.constants';
 import { newWebhookSecret, SecretBox } from './secret-box';
 import { Webhook } from './webhook.entity';
 import { WebhookQueries } from './webhooks.queries';
