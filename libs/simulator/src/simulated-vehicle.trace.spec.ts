@@ -3,7 +3,8 @@ import { DeviceCommand } from './device-commands';
 import { Random } from './random';
 import { RoadNetwork } from './road-network';
 import { SimulatedReport } from './simulated-report';
-import { fleetTraits, SimulatedVehicle } from './simulated-vehicle';
+import { SimulatedVehicle } from './simulated-vehicle';
+import { fleetTraits } from './vehicle-traits';
 
 /**
  * A characterization test: what ten seeded vehicles report over two hours (and their rest pre-history),
