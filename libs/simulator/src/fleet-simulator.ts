@@ -5,7 +5,8 @@ import { ReportSender, SendOutcome } from './osmand-sender';
 import { hashText, Random } from './random';
 import { RoadNetwork } from './road-network';
 import { SimulatedReport } from './simulated-report';
-import { fleetTraits, SimulatedVehicle } from './simulated-vehicle';
+import { SimulatedVehicle } from './simulated-vehicle';
+import { fleetTraits } from './vehicle-traits';
 
 export interface FleetSimulatorOptions {
   /** The trackers to simulate; each must be registered for its reports to be accepted. */

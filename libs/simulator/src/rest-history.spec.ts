@@ -2,7 +2,8 @@ import { Random } from './random';
 import { restHistory, RestingVehicle, restMornings } from './rest-history';
 import { RoadNetwork } from './road-network';
 import { SimulatedReport } from './simulated-report';
-import { fleetTraits, SimulatedVehicle } from './simulated-vehicle';
+import { SimulatedVehicle } from './simulated-vehicle';
+import { fleetTraits } from './vehicle-traits';
 import { VehicleBattery } from './vehicle-battery';
 
 const DAY = 86_400_000;

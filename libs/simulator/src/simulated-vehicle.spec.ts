@@ -4,12 +4,9 @@ import { Condition, ConditionTracker } from './alert-conditions';
 import { Random } from './random';
 import { RoadNetwork } from './road-network';
 import { SimulatedReport } from './simulated-report';
-import {
-  ENGINE_CODE_CLEARED_AFTER_S,
-  ENGINE_CODES,
-  fleetTraits,
-  SimulatedVehicle,
-} from './simulated-vehicle';
+import { ENGINE_CODE_CLEARED_AFTER_S, ENGINE_CODES } from './engine-codes';
+import { SimulatedVehicle } from './simulated-vehicle';
+import { fleetTraits } from './vehicle-traits';
 
 const START = Date.UTC(2026, 10, 2, 6, 0, 0);
 const network = new RoadNetwork();
