@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AlertConfigurationsService, AlertVehicles, GeofencesService } from '@fleet/alert-engine-service';
 import { INestApplicationContext } from '@nestjs/common';
-import { DemoAlertServices } from './demo-alerts';
+import type { DemoAlertServices } from '@fleet/simulator';
 
 /** Every row of a company: the demo has a few dozen. */
 const ALL = { limit: 1_000_000, offset: 0 };

@@ -9,10 +9,13 @@ import {
   FleetSimulator,
   RoadNetwork,
   SimulatedReport,
+  type DemoAlert,
+  DEMO_ALERTS,
+  demoGeofences,
+  DEMO_VEHICLES,
+  demoImei,
 } from '@fleet/simulator';
-import { DemoAlert, DEMO_ALERTS, demoGeofences } from './demo-alerts';
 import { DEMO_REST_HISTORY_DAYS, demoSimulatorOptions } from './demo-fleet';
-import { DEMO_VEHICLES, demoImei } from './demo-tenant';
 
 const NOW = Date.UTC(2026, 10, 23, 10, 0, 0);
 const network = new RoadNetwork();

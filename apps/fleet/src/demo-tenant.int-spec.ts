@@ -8,8 +8,9 @@ import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-test
 import { TestContext, TestDatabase, waitFor } from '@fleet/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { VehicleRegistry } from '@fleet/query-api-service';
-import { DemoAlertServices } from './demo-alerts';
-import { DemoCredentials, DEMO_VEHICLES, ensureDemoTenant } from './demo-tenant';
+import type { DemoAlertServices } from '@fleet/simulator';
+import { DEMO_VEHICLES } from '@fleet/simulator';
+import { DemoCredentials, ensureDemoTenant } from './demo-tenant';
 
 const URLS = {
   baseUrl: 'http://localhost:3000',

@@ -3,10 +3,10 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
 import { Actions, CompanyStatus } from '@fleet/contracts';
-import type { TrackerProtocol } from '@fleet/simulator';
+import { DEMO_COMPANIES, demoImei, DEMO_VEHICLES, demoVin, type TrackerProtocol } from '@fleet/simulator';
 import { VehicleRegistry } from '@fleet/query-api-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
-import { DemoAlertCredentials, DemoAlertServices, ensureDemoAlerts } from './demo-alerts';
+import { type DemoAlertCredentials, type DemoAlertServices, ensureDemoAlerts } from '@fleet/simulator';
 
 /** The contract of `.data/demo-credentials.json` (documented in docs/auth.md). */
 export interface DemoCredentials extends DemoAlertCredentials {
@@ -40,72 +40,9 @@ export interface TrackerAddress {
   port: number;
 }
 
-export interface DemoCompany {
-  name: string;
-  parent?: string;
-  status?: CompanyStatus;
-  timeZone: string;
-}
-
-// Top company first: `companies[0]` of the credentials file is the top of the tree.
-export const DEMO_COMPANIES: readonly DemoCompany[] = [
-  { name: 'Demo Logistics', timeZone: 'Europe/Berlin' },
-  { name: 'Demo Logistics North', parent: 'Demo Logistics', timeZone: 'Europe/Berlin' },
-  { name: 'Demo Logistics South', parent: 'Demo Logistics', timeZone: 'Europe/Madrid' },
-  { name: 'Demo Couriers Harbour', parent: 'Demo Logistics North', timeZone: 'Europe/Berlin' },
-  {
-    name: 'Demo Suspended Freight',
-    parent: 'Demo Logistics',
-    status: 'suspended',
-    timeZone: 'America/New_York',
-  },
-];
-
-// A vehicle mapped to two companies shows the rule that a sub-company's vehicle is listed by its parent
-// only when it is mapped to the parent too. The order is the simulator's (fleetTraits): the second and
-// the seventh vehicle are electric, the first has the tracker with the loose power connector.
-/**
- * The demo fleet. Most vehicles carry a Teltonika tracker wired to the vehicle, the courier a cheap GT06;
- * the two electric vehicles report through a phone app (OsmAnd), the only one of the three protocols
- * whose fields carry charging and range.
- */
-export const DEMO_VEHICLES: readonly {
-  name: string;
-  companies: string[];
-  tags: string[];
-  tracker: TrackerProtocol;
-}[] = [
-  { name: 'Van 01', companies: ['Demo Logistics'], tags: ['van'], tracker: 'teltonika' },
-  { name: 'Van 02', companies: ['Demo Logistics'], tags: ['van', 'electric'], tracker: 'osmand' },
-  {
-    name: 'Truck North 1',
-    companies: ['Demo Logistics North', 'Demo Logistics'],
-    tags: ['truck'],
-    tracker: 'teltonika',
-  },
-  {
-    name: 'Truck North 2',
-    companies: ['Demo Logistics North'],
-    tags: ['truck', 'refrigerated'],
-    tracker: 'teltonika',
-  },
-  { name: 'Courier Bike 1', companies: ['Demo Couriers Harbour'], tags: ['bike'], tracker: 'gt06' },
-  { name: 'Truck South 1', companies: ['Demo Logistics South'], tags: ['truck'], tracker: 'teltonika' },
-  {
-    name: 'Freight Hauler 1',
-    companies: ['Demo Suspended Freight'],
-    tags: ['truck', 'electric'],
-    tracker: 'osmand',
-  },
-];
-
 const DEMO_USER = 'demo';
 const DEMO_KEY_LABEL = 'demo';
 const DEMO_INTEGRATOR_KEY_LABEL = 'demo-integrator';
-
-/** The demo vehicles' natural keys: fixed, so that a second run finds what the first registered. */
-export const demoImei = (index: number) => `35693803${String(index + 1).padStart(7, '0')}`;
-const demoVin = (index: number) => `WDB9066351S${String(100_000 + index + 1)}`;
 
 /** Not a fixed string: a demo data directory should not share a password with every other one. */
 function newDemoPassword(): string {

@@ -23,3 +23,5 @@ export {
   type TrackerSender,
 } from './tracker-sender';
 export { gt06CommandOf, gt06FixOf, teltonikaCommandOf, teltonikaRecordOf } from './tracker-frames';
+export * from './demo/demo-tenant';
+export * from './demo/demo-alerts';

@@ -1,6 +1,6 @@
 import { AlertSettings, AlertTypes } from '@fleet/contracts';
 import { GeofenceShape } from '@fleet/geo';
-import { RoadNetwork } from '@fleet/simulator';
+import { RoadNetwork } from '../road-network';
 import type { Polygon } from 'geojson';
 
 /** A geofence as alert-engine's GeofencesService.create takes it: a circle or a GeoJSON polygon. */
