@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'pg';
-import { StackProcess, StackState, WebhookReceiver } from '../../libs/testing/src';
+import { StackProcess, StackState, WebhookReceiver } from '@fleet/testing';
 import { CpuMeter, ProcessGroup } from '../common/cpu-meter';
 import { calibrate, createBenchDatabase, log, machineFacts, p99, rssMb, sleep } from '../common/infra';
 import { Generators } from '../trackers/generators';

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
-import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
+import { applyServiceV8Flags } from '@fleet/platform';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();

@@ -19,7 +19,7 @@ import { dataSourceOptions } from '@fleet/platform';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { launchChromium } from '../../libs/testing/src/chromium';
+import { launchChromium } from '@fleet/testing';
 import { CpuMeter } from '../common/cpu-meter';
 import { calibrate, log, machineFacts, numberFlag, percentile, round, sleep } from '../common/infra';
 import { cleanUp, guardRun } from '../trackers/lifecycle';
@@ -219,7 +219,8 @@ async function main(): Promise<void> {
       /** Frames over 50 ms, and the share of the measured time spent in them (what a user feels as lag). */
       over50: frames.filter((frame) => frame > 50).length,
       timeInFramesOver50Percent: round(
-        (100 * frames.filter((frame) => frame > 50).reduce((sum, frame) => sum + frame, 0)) / (SECONDS * 1_000),
+        (100 * frames.filter((frame) => frame > 50).reduce((sum, frame) => sum + frame, 0)) /
+          (SECONDS * 1_000),
         1,
       ),
     };

@@ -16,8 +16,9 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-// The harness is test code, not built into dist/: ts-node compiles it from source.
-import { adminCli as admin, StackProcess } from '../../libs/testing/src';
+// The harness is test code, not built into dist/: ts-node compiles it from source
+// (scripts/runtime-aliases.cjs).
+import { adminCli as admin, StackProcess } from '@fleet/testing';
 import { CpuMeter, ProcessGroup } from '../common/cpu-meter';
 import { createBenchDatabase } from '../common/infra';
 

@@ -18,16 +18,17 @@
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { LastPositionQueries } from '../../libs/services/query-api/src/last-positions/last-position.queries';
-import { NearestQueries } from '../../libs/services/query-api/src/nearest/nearest.queries';
-import { VehicleAccess } from '../../libs/services/query-api/src/common/vehicle-access';
-import { VisibleVehicles } from '../../libs/services/query-api/src/common/visible-vehicles';
-import { BatteryHealthQueries } from '../../libs/services/query-api/src/insights/battery/battery-health.queries';
-import { BatteryHealthService } from '../../libs/services/query-api/src/insights/battery/battery-health.service';
-import { SafetyScoreService } from '../../libs/services/query-api/src/insights/safety-score/safety-score.service';
-import { ScoreIntervalType } from '../../libs/services/query-api/src/insights/safety-score/score-window';
-import type { CompanyDirectory, Principal } from '@fleet/platform';
-import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
+import { applyServiceV8Flags, type CompanyDirectory, type Principal } from '@fleet/platform';
+import {
+  BatteryHealthQueries,
+  BatteryHealthService,
+  LastPositionQueries,
+  NearestQueries,
+  SafetyScoreService,
+  ScoreIntervalType,
+  VehicleAccess,
+  VisibleVehicles,
+} from '@fleet/query-api-service';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();

@@ -38,7 +38,7 @@ import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { verify } from '@octokit/webhooks-methods';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
-import { ReceivedRequest, Reply, WebhookReceiver } from '../../libs/testing/src/webhook-receiver';
+import { ReceivedRequest, Reply, WebhookReceiver } from '@fleet/testing';
 import { CpuMeter } from '../common/cpu-meter';
 import { HttpClient } from '../common/http-load';
 import {
