@@ -13,6 +13,8 @@
  *
  * Route: `PUT /door-lock?vehicle=<id>&company=<id>&isLock=true|false`.
  */
+// First: @fleet/platform loads the contracts, whose class-transformer decorators read design types.
+import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';

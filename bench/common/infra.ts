@@ -13,6 +13,7 @@ import { dataSourceOptions, ServiceSchema, serviceNodeOptions } from '@fleet/pla
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { createDatabase, dropDatabase } from './infra.queries';
 
 export const repoRoot = join(__dirname, '../..');
 
@@ -124,7 +125,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
   const name = `fleet_bench_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await createDatabase(admin, name);
   await admin.end();
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
@@ -133,7 +134,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
     drop: async () => {
       const client = new Client({ connectionString: ADMIN_URL });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropDatabase(client, name);
       await client.end();
     },
   };

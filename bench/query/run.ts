@@ -60,7 +60,7 @@ import {
 } from '../common/infra';
 import { CpuMeter } from '../common/cpu-meter';
 import { benchCompany, benchToken } from '../common/tenant';
-import { seedInsights } from './insight-fleet';
+import { seedInsights } from './insight-fleet.queries';
 import { seedYearVehicle, YearVehicle } from './year-seeding';
 
 const SECONDS = numberFlag('seconds', 10);
