@@ -17,7 +17,6 @@
  */
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
 import { applyServiceV8Flags, type CompanyDirectory, type Principal } from '@fleet/platform';
 import {
   BatteryHealthQueries,
@@ -29,6 +28,7 @@ import {
   VehicleAccess,
   VisibleVehicles,
 } from '@fleet/query-api-service';
+import { poolDataSource } from './bare-server.queries';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();
@@ -37,11 +37,7 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
-// What the queries use of a TypeORM DataSource: unnamed queries, and its pool for prepared statements.
-const dataSource = {
-  query: async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows,
-  driver: { master: pool },
-} as unknown as DataSource;
+const dataSource = poolDataSource(pool);
 const lastPositions = new LastPositionQueries(dataSource);
 const nearest = new NearestQueries(dataSource);
 /** Every vehicle is visible, without a query: the bare side skips access as it skips the token. */

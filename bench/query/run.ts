@@ -6,7 +6,7 @@
  *   - `last-position`: last positions of a company with 1,000 vehicles, page size 50;
  *   - `nearest`: nearest 10 vehicles of a company with 100,000 vehicles, from random points;
  *   - `safety-score` (issue 20): the safety score of a random vehicle of that company of 1,000, whose
- *     month of insight rows is written in SQL (bench/query/insight-fleet.ts), over a week window
+ *     month of insight rows is written in SQL (bench/query/insight-fleet.queries.ts), over a week window
  *     (`intervalType=4`) or a one-month instant range, half each;
  *   - `battery-health` (issue 20): a random page of 50 of that company's battery health, from the
  *     same month of rows;
@@ -219,7 +219,7 @@ async function runScenarios(bench: BenchRun, queryApis: ServiceProcess[], bares:
     notes: [
       ...(has('safety-score')
         ? [
-            `safety-score: the fleet's vehicle_activity, driving_events and trips rows are written in SQL (bench/query/insight-fleet.ts): the read side is measured; the bare server runs query-api's SafetyScoreService.scoreOf (its two queries) with no access lookup`,
+            `safety-score: the fleet's vehicle_activity, driving_events and trips rows are written in SQL (bench/query/insight-fleet.queries.ts): the read side is measured; the bare server runs query-api's SafetyScoreService.scoreOf (its two queries) with no access lookup`,
           ]
         : []),
       ...(has('battery-health')

@@ -30,7 +30,9 @@ export const summary = (values: number[]) => {
 };
 
 /** Each vehicle's fixes one second apart, from six hours ago, in whole seconds. */
-export const clock = new Array<number>(VEHICLES + 1).fill(Math.floor(Date.now() / 1_000) * 1_000 - 6 * 3_600_000);
+export const clock = new Array<number>(VEHICLES + 1).fill(
+  Math.floor(Date.now() / 1_000) * 1_000 - 6 * 3_600_000,
+);
 export function nextFixTime(vehicleId: number): string {
   clock[vehicleId] += 1_000;
   return new Date(clock[vehicleId]).toISOString();
