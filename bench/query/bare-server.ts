@@ -15,6 +15,8 @@
  * queries as the route, and the method's arithmetic per vehicle. The route adds the token, the rate
  * limit and the response DTO.
  */
+// First: @fleet/platform loads the contracts, whose class-transformer decorators read design types.
+import 'reflect-metadata';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
 import { applyServiceV8Flags, type CompanyDirectory, type Principal } from '@fleet/platform';
