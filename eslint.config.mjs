@@ -31,6 +31,12 @@ const typeConstraints = [
     sourceTag: 'type:e2e',
     onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core', 'type:testing', 'type:service'],
   },
+  // Benches drive the services from outside, as the workspace tests do, and compare them with bare
+  // servers built from the services' own exported parts.
+  {
+    sourceTag: 'type:bench',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:core', 'type:testing', 'type:service'],
+  },
 ];
 
 // A service's code never reaches into another service: it learns about the world through Kafka topics.

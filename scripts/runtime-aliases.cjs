@@ -10,11 +10,20 @@ const { paths } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json
 const aliases = new Map(
   Object.entries(paths).map(([alias, [target]]) => [
     alias,
-    path.join(root, 'dist', target.replace(/\.ts$/, '.js')),
+    { built: path.join(root, 'dist', target.replace(/\.ts$/, '.js')), source: path.join(root, target) },
   ]),
 );
 
+// With ts-node registered (`-r ts-node/register`, as the bench scripts do), which compiles TypeScript:
+// a library the build leaves out (the test harness) resolves to its source, and so does every library
+// with FLEET_ALIASES=source (bench:geocoder, which runs without a build).
+function targetOf({ built, source }) {
+  if (!require.extensions['.ts']) return built;
+  return process.env.FLEET_ALIASES === 'source' || !fs.existsSync(built) ? source : built;
+}
+
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function resolveWorkspaceAlias(request, ...rest) {
-  return resolve.call(this, aliases.get(request) ?? request, ...rest);
+  const alias = aliases.get(request);
+  return resolve.call(this, alias ? targetOf(alias) : request, ...rest);
 };

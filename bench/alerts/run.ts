@@ -42,7 +42,15 @@ import {
   ServiceProcess,
   sleep,
 } from '../common/infra';
+import { countRows } from '../common/tables.queries';
 import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
+import {
+  insertConfigurations,
+  insertGeofences,
+  lastRecordId,
+  overspeedRecordsAfter,
+  recordsByType,
+} from './alerts.queries';
 import {
   companyOf,
   COMPANIES,
@@ -106,32 +114,9 @@ async function defineRules(databaseUrl: string): Promise<{ geofences: number; co
     for (const companyId of COMPANIES) {
       await dataSource.transaction(async (manager) => {
         const shapes = geofencesOf(companyId);
-        const ids: number[] = (
-          await manager.query(
-            `INSERT INTO alerts.geofences (company_id, name, shape)
-             SELECT $1, name, shape FROM unnest($2::text[], $3::jsonb[]) AS g(name, shape) RETURNING id`,
-            [companyId, shapes.map((g) => g.name), shapes.map((g) => JSON.stringify(g.shape))],
-          )
-        ).map((row: { id: number }) => row.id);
+        const ids = await insertGeofences(manager, companyId, shapes);
         const defined = configurationsOf(companyId, ids);
-        await manager.query(
-          `INSERT INTO alerts.configurations (company_id, name, alert_type_id, vehicle_ids, tags, settings)
-           SELECT $1, c.name, c.type, ARRAY(SELECT jsonb_array_elements_text(c.vehicles)::int),
-                  ARRAY(SELECT jsonb_array_elements_text(c.tags)), c.settings
-             FROM jsonb_to_recordset($2::jsonb) AS c(name text, type smallint, vehicles jsonb, tags jsonb, settings jsonb)`,
-          [
-            companyId,
-            JSON.stringify(
-              defined.map((c) => ({
-                name: c.name,
-                type: c.alertTypeId,
-                vehicles: c.vehicleIds,
-                tags: c.tags,
-                settings: c.settings,
-              })),
-            ),
-          ],
-        );
+        await insertConfigurations(manager, companyId, defined);
         await bumpRuleVersion(manager, companyId);
         geofences += ids.length;
         configurations += defined.length;
@@ -165,7 +150,6 @@ async function main(): Promise<void> {
   const admin = client.admin();
   const pool = new Pool({ connectionString: database.url, max: 2 });
   const services: ServiceProcess[] = [];
-  const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
   try {
     await Promise.all([producer.connect(), admin.connect()]);
     let engine = await ServiceProcess.start('alert-engine', env);
@@ -189,7 +173,7 @@ async function main(): Promise<void> {
       ),
     );
     const rules = await defineRules(database.url);
-    while ((await count('SELECT count(*) AS n FROM alerts.vehicles')) < VEHICLES) await sleep(200);
+    while ((await countRows(pool, 'alerts.vehicles')) < VEHICLES) await sleep(200);
     log(`${VEHICLES} vehicles, ${rules.geofences} geofences, ${rules.configurations} configurations`);
 
     // Warm-up: the engine's JIT and its rule sets, then it stops (committing) for the backlog.
@@ -203,7 +187,7 @@ async function main(): Promise<void> {
     await publishPositions(producer, positionsTopic, BACKLOG);
     const end = await endOffsets(admin, positionsTopic);
     const startOffset = await committed(admin, engineGroup, positionsTopic);
-    const recordsBefore = await count('SELECT count(*) AS n FROM alerts.records');
+    const recordsBefore = await countRows(pool, 'alerts.records');
     engine = await ServiceProcess.start('alert-engine', env);
     const readyAt = performance.now();
     services.push(engine);
@@ -229,7 +213,7 @@ async function main(): Promise<void> {
     const consumedSeconds = (doneAt - first!.at) / 1000;
     const throughputCpu = cpuOfPhase();
     const throughput = Math.round((end - first!.offset) / consumedSeconds);
-    const recordsOfBacklog = (await count('SELECT count(*) AS n FROM alerts.records')) - recordsBefore;
+    const recordsOfBacklog = (await countRows(pool, 'alerts.records')) - recordsBefore;
     log(`${throughput} positions/s, ${recordsOfBacklog} records`);
 
     log('phase 2: telemetry-ingest and query-api join; waiting for query-api to catch up');
@@ -239,7 +223,7 @@ async function main(): Promise<void> {
     services.push(queryApi);
     const queryGroup = namespaced({ namespace }, 'query-api');
     while ((await committed(admin, queryGroup, positionsTopic)) < end) await sleep(500);
-    while ((await count('SELECT count(*) AS n FROM ingest.device_sessions')) < VEHICLES) await sleep(200);
+    while ((await countRows(pool, 'ingest.device_sessions')) < VEHICLES) await sleep(200);
 
     const http = new HttpClient(ingest.baseUrl, 32);
     const authorization = `Bearer ${benchToken(jwtSecret, HOLDING, ['positions:write'])}`;
@@ -288,19 +272,12 @@ async function main(): Promise<void> {
       /** Records seen before their batch's answer reached the bench (its event loop was busy): delay 0. */
       const seenEarly = new Set<string>();
       const delays: number[] = [];
-      let lastId = Number(
-        (await pool.query('SELECT coalesce(max(id), 0) AS id FROM alerts.records')).rows[0].id,
-      );
+      let lastId = await lastRecordId(pool);
       let sending = true;
       let stoppedAt = 0;
       const poller = (async () => {
         while (sending || outstanding.size) {
-          const rows: { id: string; vehicle_id: number; utc_time: Date }[] = (
-            await pool.query(
-              'SELECT id, vehicle_id, utc_time FROM alerts.records WHERE id > $1 AND alert_type_id = 10 ORDER BY id',
-              [lastId],
-            )
-          ).rows;
+          const rows = await overspeedRecordsAfter(pool, lastId);
           const now = performance.now();
           for (const row of rows) {
             lastId = Math.max(lastId, Number(row.id));
@@ -371,9 +348,7 @@ async function main(): Promise<void> {
     const latencyCpu = latencyCpuMeter();
     http.close();
 
-    const records = await pool.query(
-      'SELECT alert_type_id AS type, count(*) AS n FROM alerts.records GROUP BY 1 ORDER BY 1',
-    );
+    const records = await recordsByType(pool);
     const result = {
       bench: 'alerts',
       machine: machineFacts(calibration),
@@ -412,7 +387,7 @@ async function main(): Promise<void> {
         },
         cpuPercentOfOneCore: latencyCpu,
       },
-      recordsByType: Object.fromEntries(records.rows.map((row) => [row.type, Number(row.n)])),
+      recordsByType: Object.fromEntries(records.map((row) => [row.type, Number(row.n)])),
       peakRssMb: Object.fromEntries(services.map((service) => [service.app, service.peakRssMb()])),
       targets: TARGET,
       meetsTargets: {

@@ -10,6 +10,7 @@ import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Pool } from 'pg';
 import { benchDataSource, log, sleep } from '../common/infra';
 import { imeiOf } from '../trackers/protocol';
+import { countRows, CountedTable } from '../common/tables.queries';
 
 export interface FleetSizes {
   companies: number;
@@ -72,10 +73,6 @@ async function create(
     if (attempt >= 120) throw new Error(`POST ${path}: ${response.status} ${text}`);
     await sleep(500);
   }
-}
-
-async function countOf(pool: Pool, sql: string): Promise<number> {
-  return Number((await pool.query(sql)).rows[0].n);
 }
 
 export async function provisionFleet(
@@ -174,15 +171,15 @@ export async function provisionFleet(
       `${sizes.geofencesPerCompany * companies.length} geofences, their configurations and ${sizes.webhooks} webhooks`,
     );
 
-    const waitForCount = async (description: string, sql: string) => {
+    const waitForCount = async (description: string, table: CountedTable) => {
       const deadline = Date.now() + 600_000;
-      while ((await countOf(pool, sql)) < total) {
+      while ((await countRows(pool, table)) < total) {
         if (Date.now() > deadline) throw new Error(`${description}: not all ${total} vehicles within 10 min`);
         await sleep(1_000);
       }
     };
-    await waitForCount('telemetry-ingest', 'SELECT count(*) AS n FROM ingest.device_sessions');
-    await waitForCount('alert-engine', 'SELECT count(*) AS n FROM alerts.vehicles');
+    await waitForCount('telemetry-ingest', 'ingest.device_sessions');
+    await waitForCount('alert-engine', 'alerts.vehicles');
     log(`every vehicle known to telemetry-ingest and alert-engine`);
     return { companies, vehicles };
   } finally {

@@ -9,6 +9,7 @@
 import { Pool } from 'pg';
 import { sleep } from '../common/infra';
 import { BenchVehicle, SPEED_LIMIT_KMH } from './fleet';
+import { lastFixesOf, overspeedRecordsAfter } from './probes.queries';
 
 /** One fix in this many is above the speed limit (the vehicle's next one is below: an episode each). */
 const FAST_EVERY = 500;
@@ -122,10 +123,7 @@ export class Probes {
   private async pollVisible(): Promise<void> {
     if (this.awaitingVisible.size === 0) return;
     const ids = [...this.awaitingVisible.keys()];
-    const { rows } = await this.pool.query<{ vehicle_id: number; t: string }>(
-      `SELECT vehicle_id, extract(epoch FROM fix_time)::bigint AS t FROM query.last_positions WHERE vehicle_id = ANY($1)`,
-      [ids],
-    );
+    const rows = await lastFixesOf(this.pool, ids);
     const now = Date.now();
     for (const row of rows) {
       const awaited = this.awaitingVisible.get(row.vehicle_id);
@@ -137,12 +135,7 @@ export class Probes {
   }
 
   private async pollRecords(): Promise<void> {
-    const { rows } = await this.pool.query<{ id: string; vehicle_id: number; t: string; created_ms: string }>(
-      `SELECT id, vehicle_id, extract(epoch FROM utc_time)::bigint AS t,
-              (extract(epoch FROM created_at) * 1000)::bigint AS created_ms
-         FROM alerts.records WHERE id > $1 AND alert_type_id = 10 ORDER BY id LIMIT 10000`,
-      [this.lastRecordId],
-    );
+    const rows = await overspeedRecordsAfter(this.pool, this.lastRecordId);
     for (const row of rows) {
       this.lastRecordId = Math.max(this.lastRecordId, Number(row.id));
       const key = keyOf(row.vehicle_id, Number(row.t));

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'pg';
-import { StackProcess, StackState, WebhookReceiver } from '../../libs/testing/src';
+import { StackProcess, StackState, WebhookReceiver } from '@fleet/testing';
 import { CpuMeter, ProcessGroup } from '../common/cpu-meter';
 import { calibrate, createBenchDatabase, log, machineFacts, p99, rssMb, sleep } from '../common/infra';
 import { Generators } from '../trackers/generators';
@@ -33,7 +33,8 @@ import { cleanUp } from '../trackers/lifecycle';
 import { capacityPlot } from './plot';
 import { CapacityStep } from './step';
 import { BenchVehicle, provisionFleet } from './fleet';
-import { consumerLags, kafkaAdmin, kafkaLogBytes, rowsWritten, tableSizes, vehiclesReported } from './gauges';
+import { consumerLags, kafkaAdmin, kafkaLogBytes } from './gauges';
+import { rowsWritten, tableSizes, vacuumAnalyzeAll, vehiclesReported } from './gauges.queries';
 import { batchLoad, FixSource, osmandLoad, Probes, StepLatencies } from './probes';
 
 const TARGETS = { visibleP99Ms: 1_000, alertRecordP99Ms: 500, webhookP99Ms: 500, acceptedShare: 0.95 };
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
     );
     // The provisioning's rows vacuumed and analysed now, not by autovacuum during the first step.
     log('VACUUM ANALYZE after provisioning');
-    await pool.query('VACUUM ANALYZE');
+    await vacuumAnalyzeAll(pool);
 
     // Trackers: every n-th vehicle, so that they spread over the companies; the others report by HTTP.
     const every = Math.max(1, Math.floor(fleet.vehicles.length / DEVICES));

@@ -4,25 +4,26 @@
  * limit, no validation of the event and no mapping of the answer. Run as its own process by run.ts,
  * with the services' node options and V8 flags.
  *
- * The SQL is a faithful copy of `CommandsService.send` (libs/services/command-gateway/src/commands/
- * commands.service.ts, a request without an Idempotency-Key) and of `CommandVehicles.reachable` and
- * `Outbox.enqueue`: the reachability SELECT on its own (as the service runs it, before the
- * transaction), then in one transaction the supersede UPDATE, the INSERT of the command and the INSERT
- * into commands.outbox. Change them together. The rows it puts in the outbox are relayed by the
+ * The SQL (bare-server.queries.ts) is a faithful copy of `CommandsService.send` (libs/services/
+ * command-gateway/src/commands/commands.service.ts, a request without an Idempotency-Key) and of
+ * `CommandVehicles.reachable` and `Outbox.enqueue`: the reachability SELECT on its own (as the service
+ * runs it, before the transaction), then in one transaction the supersede UPDATE, the INSERT of the
+ * command and the INSERT into commands.outbox. Change them together. The rows it puts in the outbox are relayed by the
  * running command-gateway, as its own are.
  *
  * Route: `PUT /door-lock?vehicle=<id>&company=<id>&isLock=true|false`.
  */
+// First: @fleet/platform loads the contracts, whose class-transformer decorators read design types.
+import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
-import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
+import { applyServiceV8Flags } from '@fleet/platform';
+import { inTransaction, insertDoorLock, vehicleCompanies } from './bare-server.queries';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();
 
-/** The topic's name as command-gateway's outbox stores it (un-namespaced: the relay adds the namespace). */
-const COMMANDS_REQUESTED = 'commands.requested.v1';
 const TTL_SECONDS = 300;
 
 const pool = new Pool({
@@ -30,61 +31,17 @@ const pool = new Pool({
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
 
-const COLUMNS = `id, vehicle_id, type, lock, engine_on, odometer_km, name, status, created_at, expires_at,
-  sent_at, last_sent_at, finished_at, reason`;
-
 class NotFound extends Error {}
 
 async function doorLock(vehicleId: number, companyId: number, lock: boolean): Promise<object> {
-  const {
-    rows: [vehicle],
-  } = await pool.query<{ company_ids: number[] }>(
-    'SELECT company_ids FROM commands.vehicles WHERE vehicle_id = $1',
-    [vehicleId],
-  );
-  if (!vehicle?.company_ids.includes(companyId)) throw new NotFound(`Vehicle ${vehicleId} was not found.`);
-  const client = await pool.connect();
-  try {
-    await client.query('START TRANSACTION');
+  const companyIds = await vehicleCompanies(pool, vehicleId);
+  if (!companyIds?.includes(companyId)) throw new NotFound(`Vehicle ${vehicleId} was not found.`);
+  return inTransaction(pool, (client) => {
     const commandId = randomUUID();
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + TTL_SECONDS * 1000);
-    await client.query(
-      `UPDATE commands.commands SET status = 'superseded', finished_at = $4, reason = $5
-        WHERE vehicle_id = $1 AND type = $2 AND status = 'queued' AND id <> $3`,
-      [vehicleId, 'doorLock', commandId, createdAt, `superseded by command ${commandId}`],
-    );
-    const {
-      rows: [row],
-    } = await client.query(
-      `INSERT INTO commands.commands
-         (id, company_id, vehicle_id, type, lock, engine_on, odometer_km, name, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       RETURNING ${COLUMNS}`,
-      [commandId, companyId, vehicleId, 'doorLock', lock, null, null, null, createdAt, expiresAt],
-    );
-    const requested = {
-      commandId,
-      vehicleId,
-      companyId,
-      type: 'doorLock',
-      lock,
-      requestedAt: createdAt.toISOString(),
-      expiresAt: expiresAt.toISOString(),
-    };
-    await client.query(
-      `INSERT INTO "commands".outbox (topic, key, payload, headers)
-       SELECT $1, key, payload, headers FROM unnest($2::text[], $3::jsonb[], $4::jsonb[]) AS e(key, payload, headers)`,
-      [COMMANDS_REQUESTED, [String(vehicleId)], [JSON.stringify(requested)], [JSON.stringify({})]],
-    );
-    await client.query('COMMIT');
-    return row as object;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return insertDoorLock(client, { commandId, companyId, vehicleId, lock, createdAt, expiresAt });
+  });
 }
 
 function answer(response: import('node:http').ServerResponse, status: number, body: string): void {

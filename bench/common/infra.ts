@@ -13,6 +13,7 @@ import { dataSourceOptions, ServiceSchema, serviceNodeOptions } from '@fleet/pla
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { createDatabase, dropDatabase } from './infra.queries';
 
 export const repoRoot = join(__dirname, '../..');
 
@@ -21,6 +22,21 @@ export function log(message: string): void {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` every 100 ms until it gives a value; fails after `timeoutMs` with `what`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -109,7 +125,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
   const name = `fleet_bench_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await createDatabase(admin, name);
   await admin.end();
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
@@ -118,7 +134,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
     drop: async () => {
       const client = new Client({ connectionString: ADMIN_URL });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropDatabase(client, name);
       await client.end();
     },
   };

@@ -1,7 +1,7 @@
 import { CompanySnapshotV1, Topics, VehicleSnapshotV1 } from '@fleet/contracts';
 import type { EventPublisher } from '@fleet/platform';
 import { sign } from 'jsonwebtoken';
-import { companySnapshot } from '../../libs/testing/src/factories';
+import { companySnapshot } from '@fleet/testing';
 
 /**
  * The benches play the identity service (no auth process runs): companies go onto the snapshot topic

@@ -19,11 +19,13 @@ import { dataSourceOptions } from '@fleet/platform';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { launchChromium } from '../../libs/testing/src/chromium';
+import { launchChromium } from '@fleet/testing';
 import { CpuMeter } from '../common/cpu-meter';
 import { calibrate, log, machineFacts, numberFlag, percentile, round, sleep } from '../common/infra';
 import { cleanUp, guardRun } from '../trackers/lifecycle';
 import { embeddedSetup } from '../trackers/setup';
+import { countRows } from '../common/tables.queries';
+import { firstCompanyId } from './console.queries';
 
 const VEHICLES = numberFlag('vehicles', 5_000);
 const SECONDS = numberFlag('seconds', 30);
@@ -137,8 +139,7 @@ async function main(): Promise<void> {
   log(`console: ${sizes.shippedJsCssGzipKb} KB of JavaScript and CSS, gzipped`);
   const setup = await embeddedSetup(VEHICLES, 100);
   const fleet = setup.ingest;
-  const [{ id: companyId }] = (await setup.pool.query('SELECT id FROM auth.companies ORDER BY id LIMIT 1'))
-    .rows;
+  const companyId = await firstCompanyId(setup.pool);
   const keys = await benchKeys(setup.databaseUrl, companyId);
   const writer = await tokenOf(fleet.baseUrl, keys.writer);
   const imeis = setup.vehicles.map((vehicle) => vehicle.imei);
@@ -146,8 +147,7 @@ async function main(): Promise<void> {
   // Every vehicle has a last position before anyone signs in.
   await reportAll(batchUrl, writer, imeis, 0);
   for (;;) {
-    const [{ n }] = (await setup.pool.query('SELECT count(*)::int AS n FROM query.last_positions')).rows;
-    if (n >= VEHICLES) break;
+    if ((await countRows(setup.pool, 'query.last_positions')) >= VEHICLES) break;
     await sleep(250);
   }
   log(`${VEHICLES} vehicles with a last position`);
@@ -219,7 +219,8 @@ async function main(): Promise<void> {
       /** Frames over 50 ms, and the share of the measured time spent in them (what a user feels as lag). */
       over50: frames.filter((frame) => frame > 50).length,
       timeInFramesOver50Percent: round(
-        (100 * frames.filter((frame) => frame > 50).reduce((sum, frame) => sum + frame, 0)) / (SECONDS * 1_000),
+        (100 * frames.filter((frame) => frame > 50).reduce((sum, frame) => sum + frame, 0)) /
+          (SECONDS * 1_000),
         1,
       ),
     };

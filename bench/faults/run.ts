@@ -10,7 +10,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 // The harness is test code, not built into dist/: ts-node compiles it from source.
-import { ALL_FAULTS, FaultName, runFaultMatrix } from '../../libs/testing/src/faults';
+import { ALL_FAULTS, FaultName, runFaultMatrix } from '@fleet/testing';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -8,9 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { OfflineGeocoder } from '../../libs/geo/src';
-import { PlaceIndex } from '../../libs/geo/src/geocoding/offline/place-index';
-import { loadPlaceTable } from '../../libs/geo/src/geocoding/offline/place-table';
+import { loadPlaceTable, OfflineGeocoder, PlaceIndex } from '@fleet/geo';
 
 const flag = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(`--${name}`);
@@ -100,9 +98,15 @@ async function main(): Promise<void> {
     for (const { lat, lng } of points) digest.update(JSON.stringify(await geocoder.reverse(lat, lng)));
     lookups[name] = {
       points: points.length,
-      reversePerSecond: { median: Math.round(median(reversePerSecond)), range: range(reversePerSecond).map(Math.round) },
+      reversePerSecond: {
+        median: Math.round(median(reversePerSecond)),
+        range: range(reversePerSecond).map(Math.round),
+      },
       microsPerReverse: Math.round((1e6 / median(reversePerSecond)) * 100) / 100,
-      peekPerSecond: { median: Math.round(median(peekPerSecond)), range: range(peekPerSecond).map(Math.round) },
+      peekPerSecond: {
+        median: Math.round(median(peekPerSecond)),
+        range: range(peekPerSecond).map(Math.round),
+      },
     };
   }
 
@@ -118,7 +122,11 @@ async function main(): Promise<void> {
         firstLoadRetainedMiB: loadRetainedMiB,
         lookups,
         answersSha256: digest.digest('hex'),
-        machine: { cpus: cpus().length, node: process.version, loadAverage1m: Math.round(loadavg()[0] * 100) / 100 },
+        machine: {
+          cpus: cpus().length,
+          node: process.version,
+          loadAverage1m: Math.round(loadavg()[0] * 100) / 100,
+        },
       },
       null,
       2,

@@ -16,10 +16,12 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-// The harness is test code, not built into dist/: ts-node compiles it from source.
-import { adminCli as admin, StackProcess } from '../../libs/testing/src';
+// The harness is test code, not built into dist/: ts-node compiles it from source
+// (scripts/runtime-aliases.cjs).
+import { adminCli as admin, StackProcess } from '@fleet/testing';
 import { CpuMeter, ProcessGroup } from '../common/cpu-meter';
 import { createBenchDatabase } from '../common/infra';
+import { otherBackendPids } from './idle.queries';
 
 const log = (message: string) => process.stderr.write(`[idle] ${message}\n`);
 const TARGET_PERCENT_PER_SERVICE = 5;
@@ -60,11 +62,7 @@ async function main(): Promise<void> {
     await delay(Number(values.settle) * 1000);
 
     await database.connect();
-    const backendPids = (
-      await database.query<{ pid: number }>(
-        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-      )
-    ).rows.map((row) => row.pid);
+    const backendPids = await otherBackendPids(database);
     const services = stack.state().processes.filter((entry) => entry.pid !== undefined);
     const groups: Record<string, ProcessGroup> = Object.fromEntries(
       services.map((entry) => [entry.name, { pids: () => [entry.pid!] }]),

@@ -60,6 +60,8 @@ import {
 } from '../common/infra';
 import { CpuMeter } from '../common/cpu-meter';
 import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
+import { countRows } from '../common/tables.queries';
+import { lastFixTimes, lastPositionUpdates } from './ingest.queries';
 
 const VEHICLES = 1_000;
 const BATCH_SIZE = 500;
@@ -287,8 +289,7 @@ async function main(): Promise<void> {
     const cpu = new CpuMeter(setup.cpuGroups);
 
     const authorization = await setup.registerFleet();
-    const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
-    while ((await count('SELECT count(*) AS n FROM ingest.device_sessions')) < VEHICLES) await sleep(200);
+    while ((await countRows(pool, 'ingest.device_sessions')) < VEHICLES) await sleep(200);
     log(`${VEHICLES} vehicles registered`);
 
     // Every vehicle's fixes advance one second at a time, so each is new to history.
@@ -307,7 +308,7 @@ async function main(): Promise<void> {
         lon: 13.1 + Math.floor(vehicle / 100) / 20,
       };
     };
-    const stored = () => count('SELECT count(*) AS n FROM query.positions');
+    const stored = () => countRows(pool, 'query.positions');
     const waitStored = async (expected: number, since: number) => {
       for (;;) {
         const n = await stored();
@@ -394,11 +395,7 @@ async function main(): Promise<void> {
     let polling = true;
     const poller = (async () => {
       while (polling || outstanding.size) {
-        const rows: { vehicle_id: number; t: number }[] = (
-          await pool.query(
-            'SELECT vehicle_id, extract(epoch FROM fix_time)::bigint AS t FROM query.last_positions',
-          )
-        ).rows;
+        const rows = await lastFixTimes(pool);
         const now = performance.now();
         const latest = new Map(rows.map((row) => [row.vehicle_id, Number(row.t)]));
         for (const [id, batch] of outstanding) {
@@ -451,12 +448,7 @@ async function main(): Promise<void> {
 
     const memory = Object.fromEntries(services.map((service) => [service.app, service.peakRssMb()]));
     // How many last-position updates were HOT (no new index entries; migrations/1764200000000-*).
-    const updates = (
-      await pool.query(
-        `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot, pg_relation_size(relid) AS bytes
-           FROM pg_stat_user_tables WHERE schemaname = 'query' AND relname = 'last_positions'`,
-      )
-    ).rows[0];
+    const updates = await lastPositionUpdates(pool);
     const result = {
       bench: 'ingest',
       machine: machineFacts(calibration),

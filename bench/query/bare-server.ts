@@ -15,19 +15,22 @@
  * queries as the route, and the method's arithmetic per vehicle. The route adds the token, the rate
  * limit and the response DTO.
  */
+// First: @fleet/platform loads the contracts, whose class-transformer decorators read design types.
+import 'reflect-metadata';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { LastPositionQueries } from '../../libs/services/query-api/src/last-positions/last-position.queries';
-import { NearestQueries } from '../../libs/services/query-api/src/nearest/nearest.queries';
-import { VehicleAccess } from '../../libs/services/query-api/src/common/vehicle-access';
-import { VisibleVehicles } from '../../libs/services/query-api/src/common/visible-vehicles';
-import { BatteryHealthQueries } from '../../libs/services/query-api/src/insights/battery/battery-health.queries';
-import { BatteryHealthService } from '../../libs/services/query-api/src/insights/battery/battery-health.service';
-import { SafetyScoreService } from '../../libs/services/query-api/src/insights/safety-score/safety-score.service';
-import { ScoreIntervalType } from '../../libs/services/query-api/src/insights/safety-score/score-window';
-import type { CompanyDirectory, Principal } from '@fleet/platform';
-import { applyServiceV8Flags } from '../../libs/platform/src/runtime/v8-flags';
+import { applyServiceV8Flags, type CompanyDirectory, type Principal } from '@fleet/platform';
+import {
+  BatteryHealthQueries,
+  BatteryHealthService,
+  LastPositionQueries,
+  NearestQueries,
+  SafetyScoreService,
+  ScoreIntervalType,
+  VehicleAccess,
+  VisibleVehicles,
+} from '@fleet/query-api-service';
+import { poolDataSource } from './bare-server.queries';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();
@@ -36,11 +39,7 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
-// What the queries use of a TypeORM DataSource: unnamed queries, and its pool for prepared statements.
-const dataSource = {
-  query: async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows,
-  driver: { master: pool },
-} as unknown as DataSource;
+const dataSource = poolDataSource(pool);
 const lastPositions = new LastPositionQueries(dataSource);
 const nearest = new NearestQueries(dataSource);
 /** Every vehicle is visible, without a query: the bare side skips access as it skips the token. */

@@ -10,6 +10,15 @@ import { PositionReportedV1, Topics } from '@fleet/contracts';
 import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { Pool } from 'pg';
 import { log, round, sleep } from '../common/infra';
+import {
+  createPositionsPartition,
+  insertVehicle,
+  insightRowsOf,
+  interleaveActivity,
+  lastFixTime,
+  storedPositions,
+  vacuumInsightTables,
+} from './year-seeding.queries';
 import { yearOfPositions, YearHistoryFacts } from './year-history';
 
 const DAY_MS = 86_400_000;
@@ -60,10 +69,7 @@ async function createPastPartitions(pool: Pool, fromMs: number): Promise<void> {
   ) {
     const end = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
     const name = `positions_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
-    await pool.query(
-      `CREATE TABLE IF NOT EXISTS query."${name}" PARTITION OF query.positions
-         FOR VALUES FROM ('${month.toISOString()}') TO ('${end.toISOString()}')`,
-    );
+    await createPositionsPartition(pool, name, month, end);
   }
 }
 
@@ -76,31 +82,7 @@ async function createPastPartitions(pool: Pool, fromMs: number): Promise<void> {
  */
 async function interleaveNeighbours(pool: Pool, vehicleId: number, neighbours: number): Promise<void> {
   log(`safety-score-year: interleaving its activity rows with ${neighbours} neighbours'`);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(
-      `CREATE TEMP TABLE year_activity ON COMMIT DROP AS
-         SELECT * FROM query.vehicle_activity WHERE vehicle_id = $1`,
-      [vehicleId],
-    );
-    // Deleted rows' space is not reused before a vacuum, so the inserts below go to the table's end.
-    await client.query('DELETE FROM query.vehicle_activity WHERE vehicle_id = $1', [vehicleId]);
-    await client.query(
-      `INSERT INTO query.vehicle_activity
-         SELECT CASE WHEN n = 0 THEN vehicle_id ELSE $1 + n END, quarter, distance_m, driving_s, speeding_s, idle_s,
-                rest_count, rest_sum_v, rest_last_v, rest_last_at, crank_count, crank_min_v, starts
-           FROM year_activity CROSS JOIN generate_series(0, $2::int) n
-          ORDER BY quarter, n`,
-      [vehicleId, neighbours],
-    );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  await interleaveActivity(pool, vehicleId, neighbours);
 }
 
 export async function seedYearVehicle(
@@ -115,15 +97,7 @@ export async function seedYearVehicle(
   for (const _ of yearOfPositions({ vehicleId, imei, count: positions, startMs: 0, facts: dry }));
   const startMs = berlinMidnightBefore(Date.now()) - dry.days * DAY_MS;
 
-  await pool.query(`INSERT INTO query.vehicles (id, name, imei, vin) VALUES ($1, $2, $3, NULL)`, [
-    vehicleId,
-    `Year ${vehicleId}`,
-    imei,
-  ]);
-  await pool.query(
-    `INSERT INTO query.vehicle_companies (vehicle_id, company_id, reported) VALUES ($1, $2, false)`,
-    [vehicleId, companyId],
-  );
+  await insertVehicle(pool, { vehicleId, name: `Year ${vehicleId}`, imei, companyId });
   await createPastPartitions(pool, startMs);
 
   log(`safety-score-year: publishing ${positions} positions of vehicle ${vehicleId} (${dry.days} days)`);
@@ -152,15 +126,12 @@ export async function seedYearVehicle(
   const deadline = Date.now() + PROJECTION_TIMEOUT_MS;
   let lastLog = 0;
   for (;;) {
-    const { rows } = await pool.query<{ fix_time: Date }>(
-      'SELECT fix_time FROM query.last_positions WHERE vehicle_id = $1',
-      [vehicleId],
-    );
-    if (rows[0] && rows[0].fix_time.getTime() === lastFixMs) break;
+    const fixTime = await lastFixTime(pool, vehicleId);
+    if (fixTime && fixTime.getTime() === lastFixMs) break;
     if (Date.now() > deadline) throw new Error('the year was not projected in time');
     if (Date.now() - lastLog > 15_000) {
       lastLog = Date.now();
-      const projectedTo = rows[0]?.fix_time.toISOString() ?? 'nothing yet';
+      const projectedTo = fixTime?.toISOString() ?? 'nothing yet';
       log(
         `safety-score-year: projected up to ${projectedTo} after ${round((performance.now() - started) / 1000)} s`,
       );
@@ -168,21 +139,14 @@ export async function seedYearVehicle(
     await sleep(500);
   }
   const projectedSeconds = (performance.now() - started) / 1000;
-  const count = async (sql: string) => Number((await pool.query(sql, [vehicleId])).rows[0].n);
-  const stored = await count('SELECT count(*) AS n FROM query.positions WHERE vehicle_id = $1');
+  const stored = await storedPositions(pool, vehicleId);
   if (stored !== positions) throw new Error(`history holds ${stored} of the ${positions} positions`);
   if (vehicle.neighbours > 0) await interleaveNeighbours(pool, vehicleId, vehicle.neighbours);
   // A year-old table has been vacuumed and analysed by autovacuum many times over; here it is done at once.
-  await pool.query('VACUUM ANALYZE query.vehicle_activity, query.driving_events, query.trips');
+  await vacuumInsightTables(pool);
   const rows = {
     positions: stored,
-    vehicleActivity: await count('SELECT count(*) AS n FROM query.vehicle_activity WHERE vehicle_id = $1'),
-    drivingEvents: await count('SELECT count(*) AS n FROM query.driving_events WHERE vehicle_id = $1'),
-    trips: await count('SELECT count(*) AS n FROM query.trips WHERE vehicle_id = $1'),
-    /** Heap pages holding the vehicle's activity rows: what a year's score reads besides the index. */
-    vehicleActivityHeapPages: await count(
-      'SELECT count(DISTINCT (ctid::text::point)[0]) AS n FROM query.vehicle_activity WHERE vehicle_id = $1',
-    ),
+    ...(await insightRowsOf(pool, vehicleId)),
   };
   log(`safety-score-year: projected in ${round(projectedSeconds)} s: ${JSON.stringify(rows)}`);
   return {

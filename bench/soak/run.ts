@@ -17,14 +17,15 @@ import { AlertTypes } from '@fleet/contracts';
 import { dataSourceOptions } from '@fleet/platform';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { DataSource } from 'typeorm';
-// The harness is test code, not built into dist/: ts-node compiles it from source.
+// The harness is test code, not built into dist/: ts-node compiles it from source
+// (scripts/runtime-aliases.cjs).
 import {
   adminCli as admin,
   apiKeyToken as token,
   StackProcess,
   StackState,
   WebhookReceiver,
-} from '../../libs/testing/src';
+} from '@fleet/testing';
 import { p99, rssMb } from '../common/infra';
 import { soakPlot } from './plot';
 import type { SoakMinute } from './soak-minute';

@@ -43,6 +43,7 @@ import {
 } from '../common/infra';
 import { benchCompany } from '../common/tenant';
 import { ClientPlan, StreamClient } from './sse-load';
+import { analyzePositions, insertCompanyVehicles, insertFeedChunk } from './stream.queries';
 
 const MODES = setFlag('mode', ['stream', 'feed']);
 const CLIENTS = numberFlag('clients', 2_000);
@@ -98,16 +99,7 @@ const vehiclesOf = (companyId: number) =>
 
 async function seedRegistry(pool: Pool, companies: number[], vehiclesOfCompany: (id: number) => number[]) {
   for (const companyId of companies) {
-    const ids = vehiclesOfCompany(companyId);
-    await pool.query(
-      `INSERT INTO query.vehicles (id, name, imei, vin)
-         SELECT id, 'Vehicle ' || id, '35' || lpad(id::text, 13, '0'), NULL FROM unnest($1::int[]) id`,
-      [ids],
-    );
-    await pool.query(
-      `INSERT INTO query.vehicle_companies (vehicle_id, company_id) SELECT id, $2 FROM unnest($1::int[]) id`,
-      [ids, companyId],
-    );
+    await insertCompanyVehicles(pool, companyId, vehiclesOfCompany(companyId));
   }
 }
 
@@ -294,23 +286,16 @@ async function feedPhase(api: ServiceProcess, pool: Pool) {
   const perChunk = Math.ceil(perVehicle / chunks);
   for (let chunk = 0; chunk < chunks; chunk++) {
     // One transaction per chunk, so the rows span several transactions as a projection writes them.
-    await pool.query(
-      `INSERT INTO query.positions (vehicle_id, fix_time, event_id, received_at, lat, lng, speed_kmh, course, ignition, readings, accepted_xid)
-       SELECT v, now() - make_interval(secs => (s + 1) * 10), gen_random_uuid(), now(), 52.5, 13.4, 40, 90, true,
-              '{"satellites": 9, "odometerM": 123456}'::jsonb, pg_current_xact_id()::text::bigint
-         FROM unnest($1::int[]) v, generate_series($2::int, $3::int) s
-        WHERE (v - $4) * $5 + s < $6`,
-      [
-        ids,
-        chunk * perChunk,
-        Math.min(perVehicle, (chunk + 1) * perChunk) - 1,
-        first,
-        perVehicle,
-        FEED_POSITIONS,
-      ],
-    );
+    await insertFeedChunk(pool, {
+      ids,
+      from: chunk * perChunk,
+      to: Math.min(perVehicle, (chunk + 1) * perChunk) - 1,
+      first,
+      perVehicle,
+      total: FEED_POSITIONS,
+    });
   }
-  await pool.query('ANALYZE query.positions');
+  await analyzePositions(pool);
   const token = tokenOf(companyId, 1_000_000);
   let cursor: string | undefined;
   let items = 0;

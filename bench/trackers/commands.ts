@@ -19,6 +19,7 @@ import { HttpClient } from '../common/http-load';
 import { log, round, sleep } from '../common/infra';
 import { Context, cpuMeter, selfReport } from './context';
 import { DeviceSpec, epochMs, summarize } from './protocol';
+import { statusCountsOf } from './commands.queries';
 
 export const COMMANDS_TARGET = { acceptedToBytesP99Ms: 200 };
 const DRAIN_TIMEOUT_MS = 30_000;
@@ -170,13 +171,7 @@ export async function commandsPhase(ctx: Context) {
 
   // Every measured command acknowledged by its device's Codec 12 answer, read back from command-gateway.
   const ids = measured.map((command) => command.id!);
-  const readBack = async () =>
-    (
-      await setup.pool.query<{ status: string; n: string }>(
-        'SELECT status, count(*) AS n FROM commands.commands WHERE id = ANY($1::uuid[]) GROUP BY status',
-        [ids],
-      )
-    ).rows;
+  const readBack = () => statusCountsOf(setup.pool, ids);
   let statuses = await readBack();
   while (
     statuses.some((row) => row.status !== 'acknowledged') &&

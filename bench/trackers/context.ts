@@ -8,6 +8,7 @@ import { log, round, ServiceProcess, sleep } from '../common/infra';
 import { Generators } from './generators';
 import { DeviceSpec } from './protocol';
 import { Setup } from './setup';
+import { countRows } from '../common/tables.queries';
 
 export interface Settings {
   connections: number;
@@ -99,8 +100,7 @@ export async function connectDevices(ctx: Context, devices: DeviceSpec[]) {
   return result;
 }
 
-export const storedPositions = async (ctx: Context) =>
-  Number((await ctx.setup.pool.query('SELECT count(*) AS n FROM query.positions')).rows[0].n);
+export const storedPositions = (ctx: Context) => countRows(ctx.setup.pool, 'query.positions');
 
 /**
  * Waits until query.positions holds `expected` rows; the time is counted from `since`. Gives up when

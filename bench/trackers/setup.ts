@@ -29,6 +29,7 @@ import {
 import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 import { ensureOpenFiles, onCleanup } from './lifecycle';
 import { imeiOf } from './protocol';
+import { countRows } from '../common/tables.queries';
 
 /** The company owning the bench's vehicles (distributed mode: the bench plays auth). */
 const FLEET_COMPANY = 1;
@@ -99,8 +100,6 @@ async function waitFor(
   }
 }
 
-const countOf = async (pool: Pool, sql: string) => Number((await pool.query(sql)).rows[0].n);
-
 async function startService(
   app: string,
   env: Record<string, string>,
@@ -167,7 +166,7 @@ export async function distributedSetup(vehicleCount: number, connections: number
   }
   await waitFor(
     'telemetry-ingest to learn the vehicles',
-    async () => (await countOf(pool, 'SELECT count(*) AS n FROM ingest.device_sessions')) >= vehicleCount,
+    async () => (await countRows(pool, 'ingest.device_sessions')) >= vehicleCount,
   );
   log(`${vehicleCount} vehicles known to telemetry-ingest`);
 
@@ -199,7 +198,7 @@ export async function distributedSetup(vehicleCount: number, connections: number
       services.push(second, gateway);
       await waitFor(
         'command-gateway to learn the vehicles',
-        async () => (await countOf(pool, 'SELECT count(*) AS n FROM commands.vehicles')) >= vehicleCount,
+        async () => (await countRows(pool, 'commands.vehicles')) >= vehicleCount,
       );
       // When each command reached Kafka (its record's timestamp, set by command-gateway's outbox relay).
       const onKafkaAt = new Map<string, number>();
@@ -299,7 +298,7 @@ export async function embeddedSetup(vehicleCount: number, connections: number): 
   // The running app relays the registry's outbox to its own telemetry-ingest module.
   await waitFor(
     'telemetry-ingest to learn the vehicles',
-    async () => (await countOf(pool, 'SELECT count(*) AS n FROM ingest.device_sessions')) >= vehicleCount,
+    async () => (await countRows(pool, 'ingest.device_sessions')) >= vehicleCount,
   );
   log(`${vehicleCount} vehicles known to telemetry-ingest`);
 
@@ -321,7 +320,7 @@ export async function embeddedSetup(vehicleCount: number, connections: number): 
       if (commandPath) return commandPath;
       await waitFor(
         'command-gateway to learn the vehicles',
-        async () => (await countOf(pool, 'SELECT count(*) AS n FROM commands.vehicles')) >= vehicleCount,
+        async () => (await countRows(pool, 'commands.vehicles')) >= vehicleCount,
       );
       const issued = await fetch(`${fleet.baseUrl}/v2/api/authentication/token/api-key`, {
         method: 'POST',

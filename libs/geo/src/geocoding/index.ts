@@ -4,6 +4,9 @@ export { countryName } from './country-names';
 export type { OfflineGeocoderOptions } from './offline/offline-geocoder';
 export { compassPoint, OfflineGeocoder, vicinityRadiusM } from './offline/offline-geocoder';
 export type { PlaceTable } from './offline/place-table';
+// The offline index's parts, measured on their own by bench/geocoder.
+export { loadPlaceTable } from './offline/place-table';
+export { PlaceIndex } from './offline/place-index';
 export type { NominatimGeocoderOptions } from './nominatim-geocoder';
 export { NominatimGeocoder } from './nominatim-geocoder';
 export type { CachedGeocoderOptions } from './cached-geocoder';
