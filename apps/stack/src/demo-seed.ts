@@ -3,33 +3,40 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { AlertTypes } from '@fleet/contracts';
+import {
+  DEMO_COMPANIES,
+  DEMO_VEHICLES,
+  demoVin,
+  ensureDemoAlerts,
+  type DemoAlertCredentials,
+  type DemoAlertServices,
+  type TrackerProtocol,
+} from '@fleet/simulator';
 
 const run = promisify(execFile);
 
-/** What `npm run stack` seeds, written to `<data dir>/demo-credentials.json` (also the simulator's input). */
-export interface StackDemo {
+/**
+ * What `npm run stack` seeds, written to `<data dir>/demo-credentials.json` (also the simulator's
+ * input): the demo tenant of @fleet/simulator, as `npm start` seeds it, with a key per company.
+ */
+export interface StackDemo extends DemoAlertCredentials {
   baseUrl: string;
   ingest: {
     osmand: string;
     teltonika: { host: string; port: number };
     gt06: { host: string; port: number };
   };
-  companies: { id: number; name: string; apiKey: string }[];
-  vehicles: { id: number; name: string; imei: string; companyIds: number[]; tracker: StackTracker }[];
-  alerts: { id: number; name: string }[];
+  companies: { id: number; name: string; parentId: number | null; status: string; apiKey: string }[];
+  vehicles: {
+    id: number;
+    name: string;
+    imei: string;
+    vin: string;
+    companyIds: number[];
+    tags: string[];
+    tracker: TrackerProtocol;
+  }[];
 }
-
-const COMPANY = { name: 'Demo Logistics', timeZone: 'Europe/Berlin' };
-type StackTracker = 'osmand' | 'teltonika' | 'gt06';
-/** Each tracker protocol of the platform is on the road: Teltonika mostly, a GT06 and a phone. */
-const VEHICLES: readonly { name: string; tracker: StackTracker }[] = [
-  { name: 'Van 01', tracker: 'teltonika' },
-  { name: 'Van 02', tracker: 'osmand' },
-  { name: 'Truck 01', tracker: 'teltonika' },
-  { name: 'Truck 02', tracker: 'teltonika' },
-  { name: 'Courier 01', tracker: 'gt06' },
-];
 
 interface SeedContext {
   repoRoot: string;
@@ -42,10 +49,21 @@ interface SeedContext {
   gt06: { host: string; port: number };
 }
 
+interface AdminCompany {
+  id: number;
+  name: string;
+  parentId: number | null;
+  status: string;
+}
+
 /**
- * Seeds one demo tenant: the company, its API key and its vehicles with the admin CLI (the interface
- * has no route that creates them), then an alert configuration through the public interface, as a
- * customer would. A second start finds the credentials file and the company and seeds nothing.
+ * Seeds the demo tenant (DEMO_COMPANIES and DEMO_VEHICLES of @fleet/simulator): the companies, a key
+ * for each and the vehicles with the admin CLI (the interface has no route that creates them), then
+ * the demo geofences and alert configurations through the public interface, as a customer would. A
+ * second start finds the credentials file and its top company and seeds nothing.
+ *
+ * The IMEIs carry the top company's id (unlike the embedded mode's fixed ones): a database kept across
+ * a lost credentials file gets a second tenant whose IMEIs do not collide with the first one's.
  */
 export async function seedDemo(context: SeedContext): Promise<StackDemo> {
   const file = join(context.dataDir, 'demo-credentials.json');
@@ -55,46 +73,72 @@ export async function seedDemo(context: SeedContext): Promise<StackDemo> {
     const companies = (await admin('companies:list')) as { id: number }[];
     if (companies.some((company) => company.id === demo.companies[0]?.id)) return demo;
   }
-  const company = (await admin(
-    'companies:create',
-    '--name',
-    COMPANY.name,
-    '--time-zone',
-    COMPANY.timeZone,
-  )) as { id: number; name: string };
-  const key = (await admin('api-keys:create', '--company', String(company.id), '--label', 'stack-demo')) as {
-    key: string;
-  };
-  const vehicles: StackDemo['vehicles'] = [];
-  for (const [index, { name, tracker }] of VEHICLES.entries()) {
-    // Unique across restarts of a kept database: the company id is part of the IMEI.
-    const imei = `35${String(company.id).padStart(6, '0')}${String(index + 1).padStart(7, '0')}`;
-    const vehicle = (await admin(
-      'vehicles:register',
-      '--name',
-      name,
-      '--imei',
-      imei,
+  const ids = new Map<string, number>();
+  const companies: StackDemo['companies'] = [];
+  for (const demo of DEMO_COMPANIES) {
+    const args = ['companies:create', '--name', demo.name, '--time-zone', demo.timeZone];
+    if (demo.parent) args.push('--parent', String(ids.get(demo.parent)));
+    if (demo.status) args.push('--status', demo.status);
+    const company = (await admin(...args)) as AdminCompany;
+    ids.set(demo.name, company.id);
+    const key = (await admin(
+      'api-keys:create',
       '--company',
       String(company.id),
-    )) as { id: number; name: string; imei: string; companyIds: number[] };
-    vehicles.push({ ...vehicle, tracker });
+      '--label',
+      'stack-demo',
+    )) as {
+      key: string;
+    };
+    companies.push({ ...company, apiKey: key.key });
   }
-  const token = await accessToken(context.baseUrl, key.key);
-  const alert = await postJson(`${context.baseUrl}/v2/api/companies/${company.id}/alerts`, token, {
-    name: 'Over 100 km/h for 10 s',
-    alertTypeId: AlertTypes.overspeed.id,
-    settings: { maxSpeedKmh: 100, minDurationSeconds: 10 },
-  });
+  const top = companies[0].id;
+  const vehicles: StackDemo['vehicles'] = [];
+  for (const [index, demo] of DEMO_VEHICLES.entries()) {
+    const imei = `35${String(top).padStart(6, '0')}${String(index + 1).padStart(7, '0')}`;
+    const args = ['vehicles:register', '--name', demo.name, '--imei', imei, '--vin', demoVin(index)];
+    for (const name of demo.companies) args.push('--company', String(ids.get(name)));
+    for (const tag of demo.tags) args.push('--tag', tag);
+    const vehicle = (await admin(...args)) as Omit<StackDemo['vehicles'][number], 'tracker'>;
+    vehicles.push({ ...vehicle, vin: vehicle.vin ?? '', tracker: demo.tracker });
+  }
+  // The top company's key reaches its sub-companies, whose geofences and alerts it creates too.
+  const token = await accessToken(context.baseUrl, companies[0].apiKey);
+  const alerts = await ensureDemoAlerts(
+    publicAlertServices(context.baseUrl, token),
+    ids,
+    new Map(vehicles.map((vehicle) => [vehicle.name, vehicle.id])),
+  );
   const demo: StackDemo = {
     baseUrl: context.baseUrl,
     ingest: { osmand: context.osmandUrl, teltonika: context.teltonika, gt06: context.gt06 },
-    companies: [{ id: company.id, name: company.name, apiKey: key.key }],
+    companies,
     vehicles,
-    alerts: [{ id: (alert as { id: number }).id, name: (alert as { name: string }).name }],
+    geofences: alerts.geofences,
+    alerts: alerts.alerts,
   };
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
+}
+
+/** alert-engine's geofence and configuration routes (V2 and the extension) as the seeding uses them. */
+function publicAlertServices(baseUrl: string, token: string): DemoAlertServices {
+  const companyUrl = (companyId: number, what: string) => `${baseUrl}/v2/api/companies/${companyId}/${what}`;
+  // A demo company has a few dozen of each: one page of the largest size holds them all.
+  const everything = (companyId: number, what: string) =>
+    callJson<{ items: never[] }>('GET', `${companyUrl(companyId, what)}?pageSize=500`, token).then(
+      (page) => page.items,
+    );
+  return {
+    geofences: {
+      create: (companyId, input) => callJson('POST', companyUrl(companyId, 'geofences'), token, input),
+      list: (companyId) => everything(companyId, 'geofences'),
+    },
+    configurations: {
+      create: (companyId, input) => callJson('POST', companyUrl(companyId, 'alerts'), token, input),
+      list: (companyId) => everything(companyId, 'alerts'),
+    },
+  };
 }
 
 async function runAdmin(context: SeedContext, args: string[]): Promise<unknown> {
@@ -124,21 +168,30 @@ export async function accessToken(baseUrl: string, apiKey: string): Promise<stri
 }
 
 /**
- * POSTs a JSON body; a 404 is retried for a while: a company created a moment ago reaches the other
- * services through auth's outbox and Kafka, so they may not know it yet.
+ * Sends a request with a JSON body (or none) and answers the JSON of a 200 or 201. A 404 is retried
+ * for a while: a company created a moment ago reaches the other services through auth's outbox and
+ * Kafka, so they may not know it yet.
  */
-async function postJson(url: string, token: string, body: unknown): Promise<unknown> {
+async function callJson<T = { id: number }>(
+  method: 'GET' | 'POST',
+  url: string,
+  token: string,
+  body?: unknown,
+): Promise<T> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status === 201) return response.json();
+    if (response.status === 200 || response.status === 201) return (await response.json()) as T;
     const text = await response.text();
     if (response.status !== 404 || Date.now() > deadline)
-      throw new Error(`POST ${url} answered ${response.status}: ${text}`);
+      throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
     await delay(500);
   }
 }

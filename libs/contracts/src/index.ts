@@ -1,3 +1,7 @@
+// The event classes below carry class-transformer decorators, which read type metadata when a module
+// loads: the polyfill comes with the contracts, so a process whose entry point did not load it first
+// (the simulator, a device emulator) can use them too.
+import 'reflect-metadata';
 export * from './messaging/topic';
 export * from './messaging/codec';
 export * from './events/position-reported.v1';
