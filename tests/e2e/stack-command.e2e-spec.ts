@@ -9,7 +9,7 @@ const PORT_OFFSET = 21_000;
 interface Demo {
   baseUrl: string;
   companies: { id: number; apiKey: string }[];
-  vehicles: { id: number; imei: string }[];
+  vehicles: { id: number; imei: string; companyIds: number[] }[];
 }
 
 /**
@@ -62,21 +62,29 @@ describe('npm run stack', () => {
     expect(tokenResponse.status).toBe(200);
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
 
-    // The simulated fleet reports every 5 s through the tracker port; its positions appear through the entry point.
+    // The simulated fleet reports every 5 s through the tracker port; its positions appear through the
+    // entry point. The top company lists the demo vehicles mapped to it (a sub-company's vehicle only
+    // when it is mapped to the top company too): three of the seven.
+    const topVehicles = demo.vehicles.filter((vehicle) => vehicle.companyIds.includes(company.id));
+    expect(topVehicles).toHaveLength(3);
     const positions = await waitFor(
       async () => {
         const response = await fetch(`${entry}/v2/api/companies/${company.id}/vehicles/last-position`, {
           headers: { authorization: `Bearer ${token}` },
         });
         const body = (await response.json()) as { items?: { imei: string; utcTime: string }[] };
-        return response.status === 200 && (body.items?.length ?? 0) === demo.vehicles.length
+        return response.status === 200 && (body.items?.length ?? 0) === topVehicles.length
           ? body.items
           : undefined;
       },
-      { timeoutMs: 90_000, intervalMs: 1_000, description: 'every demo vehicle to have a last position' },
+      {
+        timeoutMs: 90_000,
+        intervalMs: 1_000,
+        description: "every top company's demo vehicle to have a last position",
+      },
     );
     expect(positions!.map((position) => position.imei).sort()).toEqual(
-      demo.vehicles.map((vehicle) => vehicle.imei).sort(),
+      topVehicles.map((vehicle) => vehicle.imei).sort(),
     );
 
     // The web console through the entry point: auth serves it, the edge routes it (docs/console.md).
