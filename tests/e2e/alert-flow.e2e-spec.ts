@@ -5,13 +5,10 @@ import { KafkaEventPublisher } from '@fleet/platform-transport';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
-  uniqueNamespace,
   vehicleSnapshot,
   waitFor,
 } from '@fleet/testing';
@@ -54,30 +51,25 @@ function batch(index: number, imeis: string[]) {
  * exactly once, and every record must have reached `alerts.fired.v1` through the outbox.
  */
 describe('alerts from telemetry-ingest to alert-engine over Kafka (separate processes)', () => {
+  let services: DistributedServices;
   let database: TestDatabase;
   let producer: Producer;
   let firedConsumer: Consumer;
   let registry: KafkaEventPublisher;
-  let env: Record<string, string>;
   let namespace: string;
-  const processes: AppProcess[] = [];
+  let ingest: AppProcess;
+  let firstEngine: AppProcess;
   const fired: AlertFiredV1[] = [];
 
   const count = async (sql: string) => Number((await database.pool.query(sql)).rows[0].n);
   const recordCount = () => count('SELECT count(*) AS n FROM alerts.records');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    namespace = uniqueNamespace('alerts');
-    env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
-    };
-    processes.push(await AppProcess.start('telemetry-ingest', env));
-    processes.push(await AppProcess.start('query-api', env));
-    processes.push(await AppProcess.start('alert-engine', env));
+    services = await DistributedServices.open('alerts');
+    ({ database, namespace } = services);
+    ingest = await services.start('telemetry-ingest');
+    await services.start('query-api');
+    firstEngine = await services.start('alert-engine');
     const kafka = createTestKafka('alert-flow-test');
     producer = kafka.producer({ idempotent: true });
     await producer.connect();
@@ -97,14 +89,12 @@ describe('alerts from telemetry-ingest to alert-engine over Kafka (separate proc
   });
 
   afterAll(async () => {
-    await Promise.all(processes.map((process) => process.kill('SIGKILL')));
     await firedConsumer?.disconnect();
     await producer?.disconnect();
-    await database?.drop();
+    await services?.close();
   });
 
   it('records every expected alert exactly once and publishes each, although alert-engine was killed mid-stream', async () => {
-    const [ingest, , firstEngine] = processes;
     const vehicles = Array.from({ length: VEHICLES }, () => vehicleSnapshot({ companyIds: [COMPANY] }));
     await registry.publish(Topics.companySnapshots, [
       { key: String(COMPANY), payload: companySnapshot({ companyId: COMPANY }) },
@@ -168,7 +158,7 @@ describe('alerts from telemetry-ingest to alert-engine over Kafka (separate proc
     const recordedWhenKilled = await recordCount();
     await sending;
 
-    processes[2] = await AppProcess.start('alert-engine', env);
+    await services.start('alert-engine');
     await waitFor(
       async () =>
         (await recordCount()) >= EXPECTED_RECORDS &&

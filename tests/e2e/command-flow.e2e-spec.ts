@@ -5,13 +5,10 @@ import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
-  uniqueNamespace,
   waitFor,
 } from '@fleet/testing';
 import { Producer } from 'kafkajs';
@@ -45,7 +42,8 @@ describe('commands from the route to the device and the registry (separate proce
   let database: TestDatabase;
   let producer: Producer;
   let registryData: DataSource;
-  let env: Record<string, string>;
+  let services: DistributedServices;
+  /** The running process of each service (replaced when a test restarts one). */
   const processes = new Map<string, AppProcess>();
   const commandsToken = testAccessToken(COMPANY, { actions: ['commands:send'] });
   const readToken = testAccessToken(COMPANY, { actions: ['vehicles:read'] });
@@ -137,18 +135,13 @@ describe('commands from the route to the device and the registry (separate proce
   const vehicles: { id: number; imei: string }[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const namespace = uniqueNamespace('commands');
-    env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
-    };
+    services = await DistributedServices.open('commands');
+    const { namespace } = services;
+    database = services.database;
     const [ingest, queryApi, commandGateway] = await Promise.all([
-      AppProcess.start('telemetry-ingest', env),
-      AppProcess.start('query-api', env),
-      AppProcess.start('command-gateway', env),
+      services.start('telemetry-ingest'),
+      services.start('query-api'),
+      services.start('command-gateway'),
     ]);
     processes
       .set('telemetry-ingest', ingest)
@@ -182,10 +175,9 @@ describe('commands from the route to the device and the registry (separate proce
   });
 
   afterAll(async () => {
-    await Promise.all([...processes.values()].map((process) => process.kill('SIGKILL')));
     await producer?.disconnect();
     await registryData?.destroy();
-    await database?.drop();
+    await services?.close();
   });
 
   it('hands a door lock to the device, which acknowledges it; the last position shows the doors locked', async () => {
@@ -231,7 +223,7 @@ describe('commands from the route to the device and the registry (separate proce
     const vehicle = vehicles[1];
     await processes.get('telemetry-ingest')!.kill('SIGKILL');
     const sent = await command('POST', `/v2/api/vehicles/${vehicle.id}/ignition?isOn=false`);
-    processes.set('telemetry-ingest', await AppProcess.start('telemetry-ingest', env));
+    processes.set('telemetry-ingest', await services.start('telemetry-ingest'));
     const handed = await reportUntilHanded(vehicle.imei);
     expect(handed).toEqual([{ id: sent.id, type: 'ignition', on: false }]);
     await report(vehicle.imei, { cmdid: sent.id, cmdstatus: 'ok', engine: 'false' });
@@ -245,7 +237,7 @@ describe('commands from the route to the device and the registry (separate proce
     );
     const accepted = answers.map((answer) => answer.CommandId);
     await gateway().kill('SIGKILL');
-    processes.set('command-gateway', await AppProcess.start('command-gateway', env));
+    processes.set('command-gateway', await services.start('command-gateway'));
     for (const [index, vehicle] of burst.entries()) {
       const handed = await reportUntilHanded(vehicle.imei);
       expect(handed).toEqual([{ id: accepted[index], type: 'locate' }]);

@@ -1,14 +1,6 @@
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { dataSourceOptions } from '@fleet/platform';
-import {
-  AppProcess,
-  createTestDatabase,
-  TestDatabase,
-  testJwtSecret,
-  testKafkaBrokers,
-  uniqueNamespace,
-  waitFor,
-} from '@fleet/testing';
+import { AppProcess, DistributedServices, TestDatabase, waitFor } from '@fleet/testing';
 import { DataSource } from 'typeorm';
 
 /**
@@ -17,27 +9,23 @@ import { DataSource } from 'typeorm';
  * share their rate-limit counters.
  */
 describe('identity across replicas (Kafka, Redis)', () => {
+  let services: DistributedServices;
   let database: TestDatabase;
   let dataSource: DataSource;
   let admin: ReturnType<typeof createAuthAdmin>;
   const replicas: AppProcess[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const namespace = uniqueNamespace('identity');
-    const env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
+    services = await DistributedServices.open('identity', {
       RATE_LIMIT_STORE: 'redis',
-      RATE_LIMIT_KEY_PREFIX: `${namespace}:rl:`,
       // Exactness is the point here: on a machine loaded by the rest of the suite, a Redis answer slower
       // than the production 500 ms would make the limiter fail open and let extra requests through.
       RATE_LIMIT_REDIS_TIMEOUT_MS: '10000',
-    };
-    replicas.push(await AppProcess.start('auth', env));
-    replicas.push(await AppProcess.start('auth', env));
+    });
+    database = services.database;
+    const limiterKeys = { RATE_LIMIT_KEY_PREFIX: `${services.namespace}:rl:` };
+    replicas.push(await services.start('auth', limiterKeys));
+    replicas.push(await services.start('auth', limiterKeys));
     dataSource = await new DataSource(
       dataSourceOptions(authSchema, { url: database.url, migrateOnStart: false, poolSize: 2 }, 'test'),
     ).initialize();
@@ -47,7 +35,7 @@ describe('identity across replicas (Kafka, Redis)', () => {
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.kill('SIGTERM')));
     await dataSource?.destroy();
-    await database?.drop();
+    await services?.close();
   });
 
   async function token(baseUrl: string, apiKey: string): Promise<string> {

@@ -3,13 +3,10 @@ import { KafkaEventPublisher } from '@fleet/platform-transport';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
-  uniqueNamespace,
   vehicleSnapshot,
   waitFor,
 } from '@fleet/testing';
@@ -41,40 +38,33 @@ function batch(index: number, imeis: string[]) {
  * are stored by query-api. query-api is killed with SIGKILL while it consumes, then restarted.
  */
 describe('positions from telemetry-ingest to query-api over Kafka (separate processes)', () => {
+  let services: DistributedServices;
   let database: TestDatabase;
   let producer: Producer;
   let registry: KafkaEventPublisher;
-  let env: Record<string, string>;
-  const processes: AppProcess[] = [];
+  let ingest: AppProcess;
+  let firstQueryApi: AppProcess;
 
   const storedCount = async () =>
     Number((await database.pool.query('SELECT count(*) AS n FROM query.positions')).rows[0].n);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const namespace = uniqueNamespace('flow');
-    env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
-    };
-    processes.push(await AppProcess.start('telemetry-ingest', env));
-    processes.push(await AppProcess.start('query-api', env));
+    services = await DistributedServices.open('flow');
+    database = services.database;
+    ingest = await services.start('telemetry-ingest');
+    firstQueryApi = await services.start('query-api');
     producer = createTestKafka('flow-test').producer({ idempotent: true });
     await producer.connect();
     // The test plays the vehicle registry: ingest learns IMEIs from the snapshot topic.
-    registry = new KafkaEventPublisher(producer, namespace);
+    registry = new KafkaEventPublisher(producer, services.namespace);
   });
 
   afterAll(async () => {
-    await Promise.all(processes.map((process) => process.kill('SIGKILL')));
     await producer?.disconnect();
-    await database?.drop();
+    await services?.close();
   });
 
   it('stores every accepted position exactly once, although query-api was killed mid-stream', async () => {
-    const [ingest, firstQueryApi] = processes;
     const vehicles = Array.from({ length: VEHICLES }, () => vehicleSnapshot({ companyIds: [1] }));
     await registry.publish(Topics.companySnapshots, [
       { key: '1', payload: companySnapshot({ companyId: 1 }) },
@@ -129,7 +119,7 @@ describe('positions from telemetry-ingest to query-api over Kafka (separate proc
     const storedWhenKilled = await storedCount();
     await sending;
 
-    processes[1] = await AppProcess.start('query-api', env);
+    await services.start('query-api');
     await waitFor(async () => (await storedCount()) >= TOTAL, {
       timeoutMs: 60_000,
       description: `all ${TOTAL} positions`,

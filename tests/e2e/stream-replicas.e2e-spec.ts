@@ -5,15 +5,12 @@ import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   SseClient,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
   TestVehicle,
-  uniqueNamespace,
   waitFor,
 } from '@fleet/testing';
 import { Producer } from 'kafkajs';
@@ -30,6 +27,7 @@ const OTHER_COMPANY = 2;
  * them (docs/stream.md, decision 0012).
  */
 describe('live stream on two query-api replicas (separate processes, real Kafka)', () => {
+  let services: DistributedServices;
   let database: TestDatabase;
   let producer: Producer;
   let publisher: KafkaEventPublisher;
@@ -69,19 +67,10 @@ describe('live stream on two query-api replicas (separate processes, real Kafka)
     );
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const namespace = uniqueNamespace('stream-replicas');
-    const env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
-      GEOCODER_PROVIDER: 'none',
-    };
-    const [a, b] = await Promise.all([
-      AppProcess.start('query-api', env),
-      AppProcess.start('query-api', env),
-    ]);
+    services = await DistributedServices.open('stream-replicas', { GEOCODER_PROVIDER: 'none' });
+    const { namespace } = services;
+    database = services.database;
+    const [a, b] = await Promise.all([services.start('query-api'), services.start('query-api')]);
     replicas.set('a', a).set('b', b);
     producer = createTestKafka('stream-replicas-test').producer({ idempotent: true });
     await producer.connect();
@@ -132,10 +121,9 @@ describe('live stream on two query-api replicas (separate processes, real Kafka)
 
   afterAll(async () => {
     for (const client of clients) client.close();
-    await Promise.all([...replicas.values()].map((process) => process.kill('SIGKILL')));
     await producer?.disconnect();
     await registryData?.destroy();
-    await database?.drop();
+    await services?.close();
   });
 
   it('resumes on the other replica, after a kill, exactly after the last event received', async () => {

@@ -4,17 +4,14 @@ import { KafkaEventPublisher } from '@fleet/platform-transport';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   ExportedSpan,
   exportedSpans,
   SpanKinds,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
   traceIdOf,
-  uniqueNamespace,
   vehicleSnapshot,
   waitFor,
   WebhookReceiver,
@@ -34,6 +31,7 @@ const KNOTS_PER_KMH = 1 / 1.852;
  * row and the delivery row.
  */
 describe('traces: one tracker report followed to its webhook delivery (separate processes, real Kafka)', () => {
+  let services: DistributedServices;
   let database: TestDatabase;
   let producer: Producer;
   let collector: WebhookReceiver;
@@ -57,26 +55,20 @@ describe('traces: one tracker report followed to its webhook delivery (separate 
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     collector = await WebhookReceiver.start();
     webhookReceiver = await WebhookReceiver.start();
-    namespace = uniqueNamespace('traces');
-    const env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
+    services = await DistributedServices.open('traces', {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.port}`,
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
       // Export every 100 ms rather than 5 s: the test waits for the spans.
       OTEL_BSP_SCHEDULE_DELAY: '100',
-    };
+    });
+    ({ database, namespace } = services);
     const started = await Promise.all([
-      AppProcess.start('telemetry-ingest', env),
-      AppProcess.start('query-api', env),
-      AppProcess.start('alert-engine', env),
-      AppProcess.start('webhook-dispatcher', {
-        ...env,
+      services.start('telemetry-ingest'),
+      services.start('query-api'),
+      services.start('alert-engine'),
+      services.start('webhook-dispatcher', {
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
         // The delivery worker's per-attempt line is a debug one.
@@ -89,11 +81,10 @@ describe('traces: one tracker report followed to its webhook delivery (separate 
   });
 
   afterAll(async () => {
-    await Promise.all([...processes.values()].map((process) => process.kill('SIGKILL')));
     await producer?.disconnect();
+    await services?.close();
     await collector?.close();
     await webhookReceiver?.close();
-    await database?.drop();
   });
 
   it('gives the report, its consumption and the webhook attempt one traceId, and logs it', async () => {

@@ -6,13 +6,10 @@ import { TeltonikaDevice } from '@fleet/simulator';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
-  uniqueNamespace,
   waitFor,
 } from '@fleet/testing';
 import { AvlRecord } from '@fleet/trackers';
@@ -48,7 +45,7 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
   let database: TestDatabase;
   let producer: Producer;
   let registryData: DataSource;
-  let env: Record<string, string>;
+  let services: DistributedServices;
   const processes = new Map<string, AppProcess>();
   const devices: TeltonikaDevice[] = [];
   const commandsToken = testAccessToken(COMPANY, { actions: ['commands:send'] });
@@ -86,20 +83,14 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const namespace = uniqueNamespace('tracker-replicas');
-    env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
-      INGEST_MAX_PLAUSIBLE_SPEED_KMH: '300',
-    };
+    services = await DistributedServices.open('tracker-replicas', { INGEST_MAX_PLAUSIBLE_SPEED_KMH: '300' });
+    const { namespace } = services;
+    database = services.database;
     const [ingestA, ingestB, queryApi, commandGateway] = await Promise.all([
-      AppProcess.start('telemetry-ingest', env),
-      AppProcess.start('telemetry-ingest', env),
-      AppProcess.start('query-api', env),
-      AppProcess.start('command-gateway', env),
+      services.start('telemetry-ingest'),
+      services.start('telemetry-ingest'),
+      services.start('query-api'),
+      services.start('command-gateway'),
     ]);
     processes
       .set('ingest-a', ingestA)
@@ -132,10 +123,9 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
 
   afterAll(async () => {
     for (const device of devices) device.close();
-    await Promise.all([...processes.values()].map((process) => process.kill('SIGKILL')));
     await producer?.disconnect();
     await registryData?.destroy();
-    await database?.drop();
+    await services?.close();
   });
 
   it('writes a door lock on the connection of whichever replica holds the device', async () => {

@@ -4,14 +4,11 @@ import { KafkaEventPublisher } from '@fleet/platform-transport';
 import {
   AppProcess,
   companySnapshot,
-  createTestDatabase,
   createTestKafka,
+  DistributedServices,
   ReceivedRequest,
   TestDatabase,
   testAccessToken,
-  testJwtSecret,
-  testKafkaBrokers,
-  uniqueNamespace,
   vehicleSnapshot,
   waitFor,
   WebhookReceiver,
@@ -56,9 +53,10 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
   let database: TestDatabase;
   let producer: Producer;
   let receiver: WebhookReceiver;
-  let env: Record<string, string>;
+  let services: DistributedServices;
   let dispatcherEnv: Record<string, string>;
   let namespace: string;
+  /** The running process of each service (replaced when a test restarts one). */
   const processes = new Map<string, AppProcess>();
 
   const count = async (sql: string, params: unknown[] = []) =>
@@ -80,24 +78,17 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    services = await DistributedServices.open('webhooks');
+    ({ database, namespace } = services);
     receiver = await WebhookReceiver.start();
-    namespace = uniqueNamespace('webhooks');
-    env = {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_NAMESPACE: namespace,
-      AUTH_JWT_SECRET: testJwtSecret,
-    };
     dispatcherEnv = {
-      ...env,
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
       WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.1/32',
     };
     const [ingest, engine, dispatcher] = await Promise.all([
-      AppProcess.start('telemetry-ingest', env),
-      AppProcess.start('alert-engine', env),
-      AppProcess.start('webhook-dispatcher', dispatcherEnv),
+      services.start('telemetry-ingest'),
+      services.start('alert-engine'),
+      services.start('webhook-dispatcher', dispatcherEnv),
     ]);
     processes
       .set('telemetry-ingest', ingest)
@@ -108,10 +99,9 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
   });
 
   afterAll(async () => {
-    await Promise.all([...processes.values()].map((process) => process.kill('SIGKILL')));
     await producer?.disconnect();
     await receiver?.close();
-    await database?.drop();
+    await services?.close();
   });
 
   it('delivers every fired alert, signed, although the dispatcher was killed while deliveries were pending', async () => {
@@ -247,7 +237,7 @@ describe('webhook deliveries from a tracker report to a receiver (separate proce
     recovered = true;
     const restartedAt = Date.now();
     restarted = true;
-    processes.set('webhook-dispatcher', await AppProcess.start('webhook-dispatcher', dispatcherEnv));
+    processes.set('webhook-dispatcher', await services.start('webhook-dispatcher', dispatcherEnv));
     const deliveredAfterRestart = () =>
       new Set(
         answered

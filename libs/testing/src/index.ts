@@ -16,3 +16,4 @@ export * from './otlp-spans';
 export * from './stack-tenant';
 export * from './sse-client';
 export * from './chromium';
+export * from './distributed-services';
