@@ -3,10 +3,18 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
 import { Actions, CompanyStatus } from '@fleet/contracts';
-import { DEMO_COMPANIES, demoImei, DEMO_VEHICLES, demoVin, type TrackerProtocol } from '@fleet/simulator';
 import { VehicleRegistry } from '@fleet/query-api-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
-import { type DemoAlertCredentials, type DemoAlertServices, ensureDemoAlerts } from '@fleet/simulator';
+import {
+  DEMO_COMPANIES,
+  demoImei,
+  DEMO_VEHICLES,
+  demoVin,
+  ensureDemoAlerts,
+  type DemoAlertCredentials,
+  type DemoAlertServices,
+  type DemoVehicleEntry,
+} from '@fleet/simulator';
 
 /** The contract of `.data/demo-credentials.json` (documented in docs/auth.md). */
 export interface DemoCredentials extends DemoAlertCredentials {
@@ -23,16 +31,7 @@ export interface DemoCredentials extends DemoAlertCredentials {
   };
   companies: { id: number; name: string; parentId: number | null; status: CompanyStatus; apiKey: string }[];
   users: { userName: string; password: string; companyId: number }[];
-  vehicles: {
-    id: number;
-    name: string;
-    imei: string;
-    vin: string;
-    companyIds: number[];
-    tags: string[];
-    /** The protocol its simulated tracker speaks. */
-    tracker: TrackerProtocol;
-  }[];
+  vehicles: DemoVehicleEntry[];
 }
 
 export interface TrackerAddress {

@@ -10,7 +10,7 @@ import {
   ensureDemoAlerts,
   type DemoAlertCredentials,
   type DemoAlertServices,
-  type TrackerProtocol,
+  type DemoVehicleEntry,
 } from '@fleet/simulator';
 
 const run = promisify(execFile);
@@ -27,15 +27,7 @@ export interface StackDemo extends DemoAlertCredentials {
     gt06: { host: string; port: number };
   };
   companies: { id: number; name: string; parentId: number | null; status: string; apiKey: string }[];
-  vehicles: {
-    id: number;
-    name: string;
-    imei: string;
-    vin: string;
-    companyIds: number[];
-    tags: string[];
-    tracker: TrackerProtocol;
-  }[];
+  vehicles: DemoVehicleEntry[];
 }
 
 interface SeedContext {

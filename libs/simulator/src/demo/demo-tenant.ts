@@ -73,3 +73,15 @@ export const DEMO_VEHICLES: readonly DemoVehicle[] = [
 /** The demo vehicles' natural keys: fixed, so that a second run finds what the first registered. */
 export const demoImei = (index: number) => `35693803${String(index + 1).padStart(7, '0')}`;
 export const demoVin = (index: number) => `WDB9066351S${String(100_000 + index + 1)}`;
+
+/** A demo vehicle as both modes list it in `demo-credentials.json` (the simulator's input). */
+export interface DemoVehicleEntry {
+  id: number;
+  name: string;
+  imei: string;
+  vin: string;
+  companyIds: number[];
+  tags: string[];
+  /** The protocol its simulated tracker speaks. */
+  tracker: TrackerProtocol;
+}
