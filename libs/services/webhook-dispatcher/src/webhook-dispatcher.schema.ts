@@ -4,6 +4,7 @@ import { ProjectedConfiguration } from './configurations/projected-configuration
 import { Delivery, DeliveryAttempt } from './delivery/delivery.entity';
 import { CreateWebhooks1764600000000 } from './migrations/1764600000000-create-webhooks';
 import { DeliveryTraceparent1765100000000 } from './migrations/1765100000000-delivery-traceparent';
+import { AttemptSchedule1766000000000 } from './migrations/1766000000000-attempt-schedule';
 import { Webhook, WebhookAlertLink } from './webhooks/webhook.entity';
 
 export { WEBHOOKS_SCHEMA } from './webhook-dispatcher.schema.constants';
@@ -15,5 +16,5 @@ export { WEBHOOKS_SCHEMA } from './webhook-dispatcher.schema.constants';
 export const webhooksSchema: ServiceSchema = {
   schema: WEBHOOKS_SCHEMA,
   entities: [Webhook, WebhookAlertLink, ProjectedConfiguration, Delivery, DeliveryAttempt],
-  migrations: [CreateWebhooks1764600000000, DeliveryTraceparent1765100000000],
+  migrations: [CreateWebhooks1764600000000, DeliveryTraceparent1765100000000, AttemptSchedule1766000000000],
 };

@@ -106,6 +106,14 @@ export class DeliveryAttempt {
   @Column({ name: 'duration_ms', type: 'integer' })
   durationMs!: number;
 
+  /** When the worker recorded the outcome (database clock); null before migration 1766000000000. */
+  @Column({ name: 'settled_at', type: 'timestamptz', nullable: true })
+  settledAt!: Date | null;
+
+  /** After a failure with another attempt to come: when that attempt was due (`settled_at` + the delay). */
+  @Column({ name: 'retry_at', type: 'timestamptz', nullable: true })
+  retryAt!: Date | null;
+
   /** The answer's status (the GET's after a followed redirect); null when none came. */
   @Column({ name: 'status_code', type: 'smallint', nullable: true })
   statusCode!: number | null;

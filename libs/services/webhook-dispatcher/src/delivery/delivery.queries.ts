@@ -209,22 +209,31 @@ export class DeliveryQueries {
    * meanwhile) is left as it is.
    */
   async moveOn(manager: EntityManager, results: readonly DeliveryResult[]): Promise<void> {
-    // The next attempt's time is the database's: replicas compare due times against one clock.
+    // The next attempt's time is the database's: replicas compare due times against one clock. One
+    // statement time is the base of both the schedule and the attempt's `settled_at`, so the log shows
+    // the delay exactly as applied.
     await manager.query(
-      `UPDATE webhooks.deliveries d
-          SET status = r.status, attempts = r.attempts, outcome = r.outcome, lease_until = NULL,
-              next_attempt_at = CASE WHEN r.retry_ms IS NULL THEN NULL
-                                     ELSE clock_timestamp() + make_interval(secs => r.retry_ms / 1000.0) END,
-              finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE clock_timestamp() END
-         FROM unnest($1::uuid[], $2::text[], $3::smallint[], $4::int[], $5::text[])
-           AS r(id, status, attempts, retry_ms, outcome)
-        WHERE d.id = r.id AND d.status = 'pending'`,
+      `WITH moved AS (
+         UPDATE webhooks.deliveries d
+            SET status = r.status, attempts = r.attempts, outcome = r.outcome, lease_until = NULL,
+                next_attempt_at = CASE WHEN r.retry_ms IS NULL THEN NULL
+                                       ELSE statement_timestamp() + make_interval(secs => r.retry_ms / 1000.0) END,
+                finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE statement_timestamp() END
+           FROM unnest($1::uuid[], $2::text[], $3::smallint[], $4::int[], $5::text[], $6::boolean[])
+             AS r(id, status, attempts, retry_ms, outcome, attempted)
+          WHERE d.id = r.id AND d.status = 'pending'
+          RETURNING d.id, d.attempts, d.next_attempt_at, r.attempted)
+       UPDATE webhooks.delivery_attempts a
+          SET settled_at = statement_timestamp(), retry_at = moved.next_attempt_at
+         FROM moved
+        WHERE moved.attempted AND a.delivery_id = moved.id AND a.attempt = moved.attempts`,
       [
         results.map((result) => result.deliveryId),
         results.map((result) => result.status),
         results.map((result) => result.attempts),
         results.map((result) => result.retryInMs ?? null),
         results.map((result) => result.outcome),
+        results.map((result) => result.attempt !== undefined),
       ],
     );
   }
