@@ -1,10 +1,8 @@
 /** Phase 2 of bench/commands: the door-lock route's throughput against a bare server's. */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { serviceNodeOptions } from '@fleet/platform';
 import { CpuMeter } from '../common/cpu-meter';
 import { LoadRecorder, LoadResult, RawHttpClient } from '../common/http-load';
-import { freePort, log, repoRoot, round, until } from '../common/infra';
+import { freePort, log, round, spawnBareServer, until } from '../common/infra';
 import { benchToken } from '../common/tenant';
 import { Services } from './harness';
 import {
@@ -29,28 +27,7 @@ export async function throughputPhase(services: Services) {
   const last = FIRST_THROUGHPUT_VEHICLE + THROUGHPUT_VEHICLES - 1;
   await services.queries.seedVehicles(FIRST_THROUGHPUT_VEHICLE, last, THROUGHPUT_COMPANY);
   const barePort = await freePort();
-  const bare = spawn(
-    process.execPath,
-    [
-      // The services' node options; bare-server.ts sets their V8 flags too.
-      ...serviceNodeOptions.split(' '),
-      '-r',
-      'ts-node/register',
-      '-r',
-      join(repoRoot, 'scripts/runtime-aliases.cjs'),
-      join(__dirname, 'bare-server.ts'),
-    ],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        TS_NODE_TRANSPILE_ONLY: '1',
-        DATABASE_URL: services.databaseUrl,
-        PORT: String(barePort),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const bare = spawnBareServer(join(__dirname, 'bare-server.ts'), services.databaseUrl, barePort);
   try {
     const token = benchToken(services.jwtSecret, THROUGHPUT_COMPANY, ['commands:send']);
     const randomVehicle = () => FIRST_THROUGHPUT_VEHICLE + Math.floor(Math.random() * THROUGHPUT_VEHICLES);

@@ -235,6 +235,30 @@ export class ServiceProcess {
   }
 }
 
+/**
+ * Starts a bench's bare server (a TypeScript script beside it that serves the same routes from the
+ * services' parts, without the service around them) on `port`, with the services' node options (the
+ * script sets their V8 flags too). Its readiness is the caller's to wait for.
+ */
+export function spawnBareServer(script: string, databaseUrl: string, port: number): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      ...serviceNodeOptions.split(' '),
+      '-r',
+      'ts-node/register',
+      '-r',
+      join(repoRoot, 'scripts/runtime-aliases.cjs'),
+      script,
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', DATABASE_URL: databaseUrl, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+}
+
 /** A service schema's tables on the bench's database, for the admin's way in (no migrations run). */
 export function benchDataSource(schema: ServiceSchema, url: string, poolSize: number): Promise<DataSource> {
   return new DataSource(

@@ -1,9 +1,8 @@
 /** The bare servers of bench/query, and the readiness check of every server before measuring. */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { serviceNodeOptions } from '@fleet/platform';
 import { HttpClient } from '../common/http-load';
-import { freePort, repoRoot, sleep } from '../common/infra';
+import { freePort, sleep, spawnBareServer } from '../common/infra';
 import { READY_TIMEOUT_MS, REPLICAS } from './options';
 
 /** REPLICAS bare servers (bare-server.ts) on the run's database, pushed to `bares` as they start; their URLs. */
@@ -11,30 +10,7 @@ export async function startBareServers(databaseUrl: string, bares: ChildProcess[
   const barePorts: number[] = [];
   for (let i = 0; i < REPLICAS; i++) barePorts.push(await freePort());
   for (const barePort of barePorts) {
-    bares.push(
-      spawn(
-        process.execPath,
-        [
-          // The services' node options; bare-server.ts sets their V8 flags too.
-          ...serviceNodeOptions.split(' '),
-          '-r',
-          'ts-node/register',
-          '-r',
-          join(repoRoot, 'scripts/runtime-aliases.cjs'),
-          join(__dirname, 'bare-server.ts'),
-        ],
-        {
-          cwd: repoRoot,
-          env: {
-            ...process.env,
-            TS_NODE_TRANSPILE_ONLY: '1',
-            DATABASE_URL: databaseUrl,
-            PORT: String(barePort),
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        },
-      ),
-    );
+    bares.push(spawnBareServer(join(__dirname, 'bare-server.ts'), databaseUrl, barePort));
   }
   return barePorts.map((port) => `http://127.0.0.1:${port}`);
 }
