@@ -10,10 +10,11 @@ export const HARSH_TURN_DEGREES_PER_S = 20;
 /** Longest wait past a harsh corner's junction for a report to start the turn after (HARSH_EVENT_MAX_GAP_MS). */
 const HARSH_CORNER_MAX_WAIT_S = 5;
 /**
- * Room the block before the junction must leave ahead, so that the vehicle reaches the corner's speed
- * even from standing and turning onto it (as much as a harsh start needs, BOOST_ROOM_M).
+ * Room a harsh manoeuvre needs ahead on its segment: a harsh start, so that normal braking still stops
+ * it at the segment's end, and the block before a harsh corner's junction, so that the vehicle reaches
+ * the corner's speed even from standing and turning onto it.
  */
-const CORNER_ROOM_M = 300;
+export const HARSH_MANOEUVRE_ROOM_M = 300;
 
 /**
  * The harsh-cornering incident of a vehicle on its route, from choosing the junction to the turn: the
@@ -49,7 +50,7 @@ export class HarshCorner {
       !this.harshTurn &&
       next !== undefined &&
       next.course !== segment.course &&
-      segment.lengthM - alongM >= CORNER_ROOM_M
+      segment.lengthM - alongM >= HARSH_MANOEUVRE_ROOM_M
     ) {
       this.cornerAt = index;
     }

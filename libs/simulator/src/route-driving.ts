@@ -1,6 +1,11 @@
 import { haversineMetres, LatLng } from '@fleet/geo';
 import type { FuelAndCharge } from './fuel-and-charge';
-import { HARSH_CORNER_SPEED, HARSH_TURN_DEGREES_PER_S, HarshCorner } from './harsh-corner';
+import {
+  HARSH_CORNER_SPEED,
+  HARSH_MANOEUVRE_ROOM_M,
+  HARSH_TURN_DEGREES_PER_S,
+  HarshCorner,
+} from './harsh-corner';
 import type { IncidentSchedule } from './incident-schedule';
 import { Random } from './random';
 import { RoadNetwork, RoadSegment, STREET_LIMIT_KMH } from './road-network';
@@ -8,8 +13,6 @@ import { SpeedIncidents, TOP_SPEED } from './speed-incidents';
 
 const ACCELERATION = 1.8; // m/s²
 const BRAKING = 2.5; // m/s²
-/** Room a harsh acceleration needs ahead, so that normal braking still stops it at the segment's end. */
-const BOOST_ROOM_M = 300;
 const TURN_SPEED = 20 / 3.6; // m/s
 /**
  * An ordinary turn is gradual: the heading turns by at most this many degrees per metre driven (90°
@@ -169,13 +172,13 @@ export class RouteDriving {
     this.speedIncidents.startSpeeding();
   }
 
-  /** Room for a harsh start: on an arterial, aligned with it, with BOOST_ROOM_M ahead. */
+  /** Room for a harsh start: on an arterial, aligned with it, with HARSH_MANOEUVRE_ROOM_M ahead. */
   roomToBoost(): boolean {
     const segment = this.route[this.segmentIndex];
     // Not while turning onto the road (after a stop the next route may start the other way).
     const aligned =
       segment !== undefined && Math.abs(turnBetween(this.heading, segment.course)) <= ALIGNED_DEGREES;
-    return aligned && isArterial(segment) && segment.lengthM - this.alongM >= BOOST_ROOM_M;
+    return aligned && isArterial(segment) && segment.lengthM - this.alongM >= HARSH_MANOEUVRE_ROOM_M;
   }
 
   /** A harsh acceleration, right after a report (the standstill before it was held for one). */

@@ -8,6 +8,7 @@ import { RoadNetwork } from './road-network';
 import { DriveOutcome, RouteDriving } from './route-driving';
 import { SimulatedReport } from './simulated-report';
 import { SupplyVoltage } from './supply-voltage';
+import { STEP_S } from './time';
 import { HEALTHY_RESTING_VOLTS, VehicleBattery } from './vehicle-battery';
 import { VehicleCommands } from './vehicle-commands';
 import { COOLANT_RUNNING_C, Engine } from './vehicle-engine';
@@ -21,7 +22,6 @@ import { NO_TRAITS, VehicleTraits } from './vehicle-traits';
  */
 export type VehiclePhase = 'parked' | 'delivering' | 'starting' | 'driving' | 'waiting' | 'immobilised';
 
-const STEP_S = 1;
 /** Seconds from an immobiliser's release until the vehicle drives on (the engine starts). */
 const RESTART_S = 5;
 

@@ -1,12 +1,7 @@
 import type { IncidentSchedule } from './incident-schedule';
 import { Random } from './random';
+import { STEP_MS } from './time';
 import { ALTERNATOR_VOLTS, RESTING_NOISE_VOLTS, VehicleBattery } from './vehicle-battery';
-
-/**
- * A start shows its cranking dip in the report at its moment or, when no report fell on it, in the
- * report a second (the simulation's step) later.
- */
-const CRANK_REPORTED_WITHIN_MS = 1000;
 
 /**
  * The vehicle's supply voltage, as its tracker measures it (`power`): the alternator's while the
@@ -99,7 +94,9 @@ export class SupplyVoltage {
       ignition &&
       !this.electric &&
       this.startedAt !== undefined &&
-      time - this.startedAt <= CRANK_REPORTED_WITHIN_MS;
+      // A start shows its cranking dip in the report at its moment or, when no report fell on it, in
+      // the report one simulation step later.
+      time - this.startedAt <= STEP_MS;
     this.startedAt = undefined;
     if (this.powerCutLeftS > 0) return 0;
     if (cranking) return this.battery.crankingVolts(this.noise);

@@ -6,3 +6,6 @@
  */
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
+/** The simulation's step: a vehicle's state moves on by one second at a time. */
+export const STEP_S = 1;
+export const STEP_MS = STEP_S * 1000;
