@@ -5,12 +5,13 @@
  * the broker's timestamps and command-gateway's table.
  */
 import { Topics } from '@fleet/contracts';
-import { dataSourceOptions, namespaced } from '@fleet/platform';
+import { dataSourceOptions } from '@fleet/platform';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { DataSource } from 'typeorm';
 import { CpuMeter } from '../common/cpu-meter';
 import { HttpClient } from '../common/http-load';
 import { log, round, ServiceProcess, sleep, until } from '../common/infra';
+import { recordTimes } from '../common/record-times';
 import { benchToken } from '../common/tenant';
 import { CommandStatusRow } from './commands.queries';
 import { COMMAND_TYPES, CommandType, Device, DeviceLog, imeiOf } from './device';
@@ -80,24 +81,13 @@ async function joinAndRegister(services: Services) {
   return { ingest, queryApi, vehicles };
 }
 
-/** When each command reached Kafka, read from the topic. */
-async function listenOnKafka(services: Services) {
-  // When each command reached Kafka (its record's timestamp, set by command-gateway's outbox relay).
-  const onKafkaAt = new Map<string, number>();
-  const requestedConsumer = services.kafka.consumer({ groupId: `${services.namespace}.bench-requested` });
-  await requestedConsumer.connect();
-  await requestedConsumer.subscribe({
-    topic: namespaced(services, Topics.commandsRequested.name),
-    fromBeginning: true,
+/** When each command reached Kafka: its record's timestamp, set by command-gateway's outbox relay. */
+const listenOnKafka = (services: Services) =>
+  recordTimes(services.kafka, services.namespace, {
+    topic: Topics.commandsRequested,
+    group: 'bench-requested',
+    keyOf: (command) => command.commandId,
   });
-  await requestedConsumer.run({
-    eachMessage: async ({ message }) => {
-      const { commandId } = JSON.parse(message.value!.toString()) as { commandId: string };
-      onKafkaAt.set(commandId, Number(message.timestamp));
-    },
-  });
-  return { onKafkaAt, requestedConsumer };
-}
 
 /** The devices, reporting on their schedules until stopped; fails unless every device was accepted. */
 async function startDevices(vehicles: { id: number; imei: string }[], ingest: ServiceProcess) {
@@ -319,7 +309,7 @@ function analyse(
 
 export async function latencyPhase(services: Services) {
   const { ingest, queryApi, vehicles } = await joinAndRegister(services);
-  const { onKafkaAt, requestedConsumer } = await listenOnKafka(services);
+  const requested = await listenOnKafka(services);
   const { deviceLog, busy, devices, stop } = await startDevices(vehicles, ingest);
   const commands = commandSender(services, devices, busy);
 
@@ -342,11 +332,11 @@ export async function latencyPhase(services: Services) {
   const rows = await drain(services, measured, deviceLog);
   await stop();
   commands.close();
-  await requestedConsumer.disconnect();
+  await requested.stop();
 
   const { handed, acknowledged, steps, reportsWithout, byType, handedBeforeAccepted, notHanded } = analyse(
     measured,
-    { deviceLog, onKafkaAt, devices, rows },
+    { deviceLog, onKafkaAt: requested.at, devices, rows },
   );
   const routeFailed = commands.routeFailed();
   const counts = {

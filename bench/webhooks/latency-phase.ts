@@ -4,12 +4,12 @@
  * bench listens (the configuration, its webhook, the fired alerts on Kafka), the paced load runs, and
  * the arrivals are matched with what the tables and the broker recorded.
  */
-import { AlertFiredV1, Topics, VehicleSnapshotV1 } from '@fleet/contracts';
-import { namespaced } from '@fleet/platform';
+import { Topics, VehicleSnapshotV1 } from '@fleet/contracts';
 import { WebhookReceiver } from '@fleet/testing';
 import { CpuMeter } from '../common/cpu-meter';
 import { HttpClient } from '../common/http-load';
 import { log, ServiceProcess, sleep, until } from '../common/infra';
+import { recordTimes } from '../common/record-times';
 import { benchToken } from '../common/tenant';
 import {
   alertKeyOf,
@@ -81,21 +81,10 @@ async function listenForDeliveries(services: Services, engine: ServiceProcess) {
   await waitForProjection(services, configuration.id);
   // When each fired alert reached Kafka (its record timestamp, set by alert-engine's relay), for the
   // breakdown of the delay.
-  const firedAt = new Map<string, number>();
-  const firedConsumer = services.kafka.consumer({ groupId: `${services.namespace}.bench-fired` });
-  await firedConsumer.connect();
-  await firedConsumer.subscribe({
-    topic: namespaced(services, Topics.alertsFired.name),
-    fromBeginning: true,
-  });
-  await firedConsumer.run({
-    eachMessage: async ({ message }) => {
-      const alert = JSON.parse(message.value!.toString()) as AlertFiredV1;
-      firedAt.set(
-        alertKeyOf(alert.vehicleId, new Date(alert.fixTime).toISOString()),
-        Number(message.timestamp),
-      );
-    },
+  const fired = await recordTimes(services.kafka, services.namespace, {
+    topic: Topics.alertsFired,
+    group: 'bench-fired',
+    keyOf: (alert) => alertKeyOf(alert.vehicleId, new Date(alert.fixTime).toISOString()),
   });
   const receiver = await WebhookReceiver.start();
   const arrivals = new Map<string, number>();
@@ -110,7 +99,7 @@ async function listenForDeliveries(services: Services, engine: ServiceProcess) {
     url: receiver.url('/latency'),
     alertIds: [configuration.id],
   });
-  return { firedAt, firedConsumer, receiver, arrivals, webhook, duplicates: () => duplicates };
+  return { fired, receiver, arrivals, webhook, duplicates: () => duplicates };
 }
 
 /** Batches of positions to ingest's batch endpoint, one overspeed position in each, at RATE. */
@@ -250,10 +239,7 @@ async function breakdownOf(
 
 export async function latencyPhase(services: Services) {
   const { engine, ingest, queryApi } = await joinServices(services);
-  const { firedAt, firedConsumer, receiver, arrivals, webhook, duplicates } = await listenForDeliveries(
-    services,
-    engine,
-  );
+  const { fired, receiver, arrivals, webhook, duplicates } = await listenForDeliveries(services, engine);
   const load = await positionLoad(services, ingest);
 
   log(`warm-up: ${RATE} positions/s for ${WARMUP_SECONDS} s, not measured`);
@@ -284,8 +270,8 @@ export async function latencyPhase(services: Services) {
     if (arrival !== undefined && recorded !== undefined)
       fromRecord.push(performance.timeOrigin + arrival - recorded);
   }
-  const steps = await breakdownOf(services, run, { arrivals, firedAt, createdAt }, webhook);
-  await firedConsumer.disconnect();
+  const steps = await breakdownOf(services, run, { arrivals, firedAt: fired.at, createdAt }, webhook);
+  await fired.stop();
   const invalid = await invalidSignatures(receiver.requests, () => webhook.secret);
   const signaturesChecked = receiver.requests.length;
   await receiver.close();
