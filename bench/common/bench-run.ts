@@ -34,15 +34,20 @@ export interface BenchRun {
 
 /**
  * Sets a run up. `rateLimitStore: 'redis'` also gives the run its own key prefix; `env` adds or
- * overrides the services' settings.
+ * overrides the services' settings; `calibration`, one the bench took already (before work of its
+ * own that `openBenchRun` does not do), instead of taking another.
  */
 export async function openBenchRun(options: {
   rateLimitStore: 'memory' | 'redis';
   env?: Record<string, string>;
+  calibration?: ReturnType<typeof calibrate>;
 }): Promise<BenchRun> {
-  const calibration = calibrate();
+  const calibration = options.calibration ?? calibrate();
   const kafka = ensureKafka();
-  const database = await createBenchDatabase();
+  const database = await createBenchDatabase().catch((error: unknown) => {
+    kafka.stop();
+    throw error;
+  });
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
   const jwtSecret = randomUUID() + randomUUID();
   const env: Record<string, string> = {

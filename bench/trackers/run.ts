@@ -108,10 +108,8 @@ async function generatorMode(calibration: ReturnType<typeof calibrate>): Promise
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
 
-async function main(): Promise<void> {
-  guardRun(MAX_MINUTES);
-  const calibration = calibrate();
-  if (mode === 'generator') return generatorMode(calibration);
+/** What the run needs of this machine and of the flags, checked before anything starts. */
+function plan() {
   const usesIngestPath = modes.includes('connections') || modes.includes('throughput');
   const connections = usesIngestPath ? settings.connections : 0;
   if (modes.includes('throughput') && settings.senders > settings.connections) {
@@ -136,13 +134,20 @@ async function main(): Promise<void> {
   log(
     `open files: this process ${benchLimit.soft} (hard ${benchLimit.hard}); each generator wants ${generatorFiles}`,
   );
+  return { connections, vehicleCount, generatorFiles, benchLimit };
+}
 
+type Plan = ReturnType<typeof plan>;
+
+/** The services (distributed or embedded) and the generators, joined in one context. */
+async function start(run: Plan, calibration: ReturnType<typeof calibrate>): Promise<Context> {
+  const deviceCount = Math.max(run.connections, settings.commandDevices);
   const setup = EMBEDDED
-    ? await embeddedSetup(vehicleCount, Math.max(connections, settings.commandDevices))
-    : await distributedSetup(vehicleCount, Math.max(connections, settings.commandDevices));
+    ? await embeddedSetup(run.vehicleCount, deviceCount)
+    : await distributedSetup(run.vehicleCount, deviceCount, calibration);
   // Commands reach the phase that listens through the context, which needs the generators first.
   const listener: { context?: Context } = {};
-  const generators = await Generators.start(GENERATORS, generatorFiles, (imei, text, at) =>
+  const generators = await Generators.start(GENERATORS, run.generatorFiles, (imei, text, at) =>
     listener.context?.onCommand(imei, text, at),
   );
   const ctx: Context = {
@@ -154,27 +159,40 @@ async function main(): Promise<void> {
     onCommand: () => undefined,
   };
   listener.context = ctx;
+  return ctx;
+}
 
+/** The phases of `--mode`, in order. */
+async function runPhases(ctx: Context) {
   let throughputConnect: unknown;
-  const connectionsResult = modes.includes('connections') ? await connectionsPhase(ctx) : undefined;
-  if (modes.includes('throughput') && !connectionsResult) {
+  const connections = modes.includes('connections') ? await connectionsPhase(ctx) : undefined;
+  if (modes.includes('throughput') && !connections) {
     // Throughput alone: the same population of connected devices, without the hold.
-    const devices = devicesOn(ctx, settings.connections, setup.ingest);
+    const devices = devicesOn(ctx, settings.connections, ctx.setup.ingest);
     log(`throughput: connecting ${devices.length} devices first`);
     throughputConnect = await connectDevices(ctx, devices);
     for (const device of devices) ctx.connected.add(device.imei);
-    await generators.ping(settings.pingSeconds);
+    await ctx.generators.ping(settings.pingSeconds);
   }
-  const throughputResult = modes.includes('throughput') ? await throughputPhase(ctx) : undefined;
-  const commandsResult = modes.includes('commands') ? await commandsPhase(ctx) : undefined;
+  const throughput = modes.includes('throughput') ? await throughputPhase(ctx) : undefined;
+  const commands = modes.includes('commands') ? await commandsPhase(ctx) : undefined;
+  return { connections, throughputConnect, throughput, commands };
+}
 
+/** The JSON document of a run of the phases. */
+function resultOf(
+  run: Plan,
+  calibration: ReturnType<typeof calibrate>,
+  ctx: Context,
+  phases: Awaited<ReturnType<typeof runPhases>>,
+) {
   const atIssueSizes =
     settings.connections === ISSUE_SIZES.connections &&
     settings.senders === ISSUE_SIZES.senders &&
     settings.recordsPerPacket === ISSUE_SIZES.records;
-  const result = {
+  return {
     bench: 'trackers',
-    machine: { ...machineFacts(calibration), openFilesLimitOfBench: benchLimit },
+    machine: { ...machineFacts(calibration), openFilesLimitOfBench: run.benchLimit },
     config: {
       modes,
       setup: EMBEDDED
@@ -183,22 +201,22 @@ async function main(): Promise<void> {
           'for commands) as processes with the deployed Node options, Kafka, PostgreSQL',
       transport: EMBEDDED ? 'in-process (embedded app)' : 'kafka',
       protocol: 'Teltonika over TCP (Codec 8E records, Codec 12 commands), 127.0.0.1',
-      vehicles: vehicleCount,
+      vehicles: run.vehicleCount,
       ...settings,
       openRate: settings.openRate ?? 'half the closed loop end-to-end rate',
       generators: GENERATORS,
-      generatorOpenFilesWanted: generatorFiles,
+      generatorOpenFilesWanted: run.generatorFiles,
       maxMinutes: MAX_MINUTES,
       atIssueSizes,
       ingestSettings: {
-        INGEST_MAX_CONNECTIONS_PER_ADDRESS: Math.max(connections, settings.commandDevices) + 1_000,
+        INGEST_MAX_CONNECTIONS_PER_ADDRESS: Math.max(run.connections, settings.commandDevices) + 1_000,
         RATE_LIMIT_DEFAULT: 'second=1000000',
       },
     },
-    connections: connectionsResult,
-    throughputConnect,
-    throughput: throughputResult,
-    commands: commandsResult,
+    connections: phases.connections,
+    throughputConnect: phases.throughputConnect,
+    throughput: phases.throughput,
+    commands: phases.commands,
     peakRssMb: peakRss(ctx),
     targets: {
       connections: {
@@ -209,14 +227,23 @@ async function main(): Promise<void> {
       commands: { ...COMMANDS_TARGET, appliesTo: 'distributed, two telemetry-ingest replicas' },
     },
     meetsTargets: {
-      connections: connectionsResult?.meetsTarget,
-      throughputStored: throughputResult?.meetsTargets.stored,
-      throughputOpenLoopAckP99: throughputResult?.meetsTargets.openLoopAckP99,
-      commands: commandsResult?.meetsTarget,
+      connections: phases.connections?.meetsTarget,
+      throughputStored: phases.throughput?.meetsTargets.stored,
+      throughputOpenLoopAckP99: phases.throughput?.meetsTargets.openLoopAckP99,
+      commands: phases.commands?.meetsTarget,
       note: atIssueSizes ? undefined : 'not at the issue sizes: these verdicts are not the issue targets',
     },
   };
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+async function main(): Promise<void> {
+  guardRun(MAX_MINUTES);
+  const calibration = calibrate();
+  if (mode === 'generator') return generatorMode(calibration);
+  const run = plan();
+  const ctx = await start(run, calibration);
+  const phases = await runPhases(ctx);
+  process.stdout.write(`${JSON.stringify(resultOf(run, calibration, ctx, phases), null, 2)}\n`);
 }
 
 main()

@@ -4,28 +4,16 @@
  * command path) or the embedded app (`npm start`'s apps/fleet: one process, in-process transport,
  * embedded PostgreSQL). Both bind to 127.0.0.1 only; everything they start is registered for cleanup.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Topics } from '@fleet/contracts';
-import { namespaced } from '@fleet/platform';
-import { KafkaEventPublisher } from '@fleet/platform-transport';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
-import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
+import { openBenchRun } from '../common/bench-run';
 import { ProcessGroup } from '../common/cpu-meter';
-import {
-  benchDataSource,
-  createBenchDatabase,
-  deleteNamespaceTopics,
-  ensureKafka,
-  freePort,
-  log,
-  repoRoot,
-  ServiceProcess,
-  sleep,
-} from '../common/infra';
+import { benchDataSource, calibrate, freePort, log, repoRoot, ServiceProcess, sleep } from '../common/infra';
+import { recordTimes } from '../common/record-times';
 import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 import { ensureOpenFiles, onCleanup } from './lifecycle';
 import { imeiOf } from './protocol';
@@ -113,39 +101,23 @@ async function startService(
 }
 
 /** telemetry-ingest and query-api on Kafka; the bench plays auth and the vehicle registry. */
-export async function distributedSetup(vehicleCount: number, connections: number): Promise<Setup> {
-  const kafka = ensureKafka();
-  onCleanup('Kafka', () => kafka.stop());
-  const database = await createBenchDatabase();
-  onCleanup('bench database', () => database.drop());
-  const namespace = `bench-${randomUUID().slice(0, 8)}`;
-  onCleanup('bench topics', () => deleteNamespaceTopics(kafka.brokers, namespace));
-  const jwtSecret = randomUUID() + randomUUID();
-  const env = {
-    ...commonEnv(connections),
-    DATABASE_URL: database.url,
-    KAFKA_BROKERS: kafka.brokers,
-    KAFKA_NAMESPACE: namespace,
-    AUTH_JWT_SECRET: jwtSecret,
-  };
+export async function distributedSetup(
+  vehicleCount: number,
+  connections: number,
+  calibration: ReturnType<typeof calibrate>,
+): Promise<Setup> {
+  const bench = await openBenchRun({ rateLimitStore: 'memory', env: commonEnv(connections), calibration });
+  // Undone after the services (registered later, so stopped first).
+  onCleanup('bench run (producer, pool, database, topics, Kafka)', () => bench.close());
+  const { env, pool } = bench;
   const openFiles = connections + 2_000;
-  const pool = new Pool({ connectionString: database.url, max: 2 });
-  onCleanup('bench pool', () => pool.end());
-  const client = new Kafka({
-    clientId: 'bench-trackers',
-    brokers: kafka.brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  });
-  const producer = client.producer({ idempotent: true });
-  onCleanup('bench producer', () => producer.disconnect());
 
   const ingest = await startService('telemetry-ingest', env, openFiles);
   const queryApi = await startService('query-api', env, 1_024);
   const services = [ingest, queryApi];
 
   log(`registering ${vehicleCount} vehicles (their snapshots on Kafka, as the registry publishes them)`);
-  await producer.connect();
-  const registry = new KafkaEventPublisher(producer, namespace);
+  const registry = bench.publisher;
   await registry.publish(Topics.companySnapshots, [
     { key: String(FLEET_COMPANY), payload: benchCompany(FLEET_COMPANY) },
   ]);
@@ -176,7 +148,7 @@ export async function distributedSetup(vehicleCount: number, connections: number
   return {
     kind: 'distributed',
     pool,
-    databaseUrl: database.url,
+    databaseUrl: bench.databaseUrl,
     ingest,
     services: () => [...services],
     vehicles,
@@ -185,7 +157,7 @@ export async function distributedSetup(vehicleCount: number, connections: number
       ...(second ? { 'telemetry-ingest-2': { pids: () => [second!.pid] } } : {}),
       'query-api': { pids: () => [queryApi.pid] },
       ...(gateway ? { 'command-gateway': { pids: () => [gateway!.pid] } } : {}),
-      kafka: { pids: kafka.pids },
+      kafka: { pids: bench.kafka.pids },
       postgres: { command: 'postgres' },
       generator: { pids: generatorPids },
       bench: { pids: () => [process.pid] },
@@ -201,25 +173,17 @@ export async function distributedSetup(vehicleCount: number, connections: number
         async () => (await countRows(pool, 'commands.vehicles')) >= vehicleCount,
       );
       // When each command reached Kafka (its record's timestamp, set by command-gateway's outbox relay).
-      const onKafkaAt = new Map<string, number>();
-      const consumer = client.consumer({ groupId: `${namespace}.bench-requested` });
-      onCleanup('bench consumer', () => consumer.disconnect());
-      await consumer.connect();
-      await consumer.subscribe({
-        topic: namespaced({ namespace }, Topics.commandsRequested.name),
-        fromBeginning: true,
+      const requested = await recordTimes(bench.kafkaClient, bench.namespace, {
+        topic: Topics.commandsRequested,
+        group: 'bench-requested',
+        keyOf: (command) => command.commandId,
       });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          const { commandId } = JSON.parse(message.value!.toString()) as { commandId: string };
-          onKafkaAt.set(commandId, Number(message.timestamp));
-        },
-      });
+      onCleanup('bench consumer', () => requested.stop());
       commandPath = {
         replicas: [ingest, second],
         routeBaseUrl: gateway.baseUrl,
-        authorization: `Bearer ${benchToken(jwtSecret, FLEET_COMPANY, ['commands:send'])}`,
-        onKafkaAt,
+        authorization: `Bearer ${benchToken(bench.jwtSecret, FLEET_COMPANY, ['commands:send'])}`,
+        onKafkaAt: requested.at,
       };
       return commandPath;
     },
