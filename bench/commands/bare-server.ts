@@ -1,15 +1,17 @@
 /**
  * The "bare" comparison of bench/commands' throughput phase: node:http and a pg pool doing what
  * command-gateway's door-lock route does to the database, with no framework, no token check, no rate
- * limit, no validation of the event and no mapping of the answer. Run as its own process by run.ts,
- * with the services' node options and V8 flags.
+ * limit, no validation of the event and no response DTO (it answers CommandQueries' view of the
+ * command). Run as its own process by run.ts, with the services' node options and V8 flags.
  *
- * The SQL (bare-server.queries.ts) is a faithful copy of `CommandsService.send` (libs/services/
- * command-gateway/src/commands/commands.service.ts, a request without an Idempotency-Key) and of
- * `CommandVehicles.reachable` and `Outbox.enqueue`: the reachability SELECT on its own (as the service
- * runs it, before the transaction), then in one transaction the supersede UPDATE, the INSERT of the
- * command and the INSERT into commands.outbox. Change them together. The rows it puts in the outbox are relayed by the
- * running command-gateway, as its own are.
+ * As `CommandsService.send` (libs/services/command-gateway/src/commands/commands.service.ts, a request
+ * without an Idempotency-Key) does: the vehicle's companies read on their own (`CommandVehicleQueries`,
+ * as `CommandVehicles.reachable` does before the transaction), then in one transaction the supersede
+ * and the insert of the command (command-gateway's own `CommandQueries`, whose statuses come from its
+ * lifecycle table) and the command's event into commands.outbox (bare-server.queries.ts). The rows it
+ * puts in the outbox are relayed by the running command-gateway, as its own are. (The service also
+ * announces the status changes on commands.status-changes.v1 in the same transaction; the bare side
+ * does not.)
  *
  * Route: `PUT /door-lock?vehicle=<id>&company=<id>&isLock=true|false`.
  */
@@ -18,8 +20,11 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Pool } from 'pg';
+import { CommandQueries, CommandVehicleQueries } from '@fleet/command-gateway-service';
+import { CommandRequestedV1, Topics } from '@fleet/contracts';
 import { applyServiceV8Flags } from '@fleet/platform';
-import { inTransaction, insertDoorLock, vehicleCompanies } from './bare-server.queries';
+import { clientManager, poolDataSource } from '../common/pool-data-source';
+import { enqueueEvent, inTransaction } from './bare-server.queries';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();
@@ -31,16 +36,40 @@ const pool = new Pool({
   max: Number(process.env.DB_POOL_SIZE ?? 10),
 });
 
+const dataSource = poolDataSource(pool);
+const vehicles = new CommandVehicleQueries(dataSource);
+const commands = new CommandQueries(dataSource);
+
 class NotFound extends Error {}
 
 async function doorLock(vehicleId: number, companyId: number, lock: boolean): Promise<object> {
-  const companyIds = await vehicleCompanies(pool, vehicleId);
+  const companyIds = await vehicles.companiesOf(vehicleId);
   if (!companyIds?.includes(companyId)) throw new NotFound(`Vehicle ${vehicleId} was not found.`);
-  return inTransaction(pool, (client) => {
-    const commandId = randomUUID();
+  return inTransaction(pool, async (client) => {
+    const manager = clientManager(client);
+    const id = randomUUID();
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + TTL_SECONDS * 1000);
-    return insertDoorLock(client, { commandId, companyId, vehicleId, lock, createdAt, expiresAt });
+    await commands.supersede(manager, vehicleId, 'doorLock', id, createdAt);
+    const created = await commands.insert(manager, {
+      id,
+      companyId,
+      vehicleId,
+      parameters: { type: 'doorLock', lock },
+      createdAt,
+      expiresAt,
+    });
+    const requested: CommandRequestedV1 = {
+      commandId: id,
+      vehicleId,
+      companyId,
+      type: 'doorLock',
+      lock,
+      requestedAt: createdAt.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    };
+    await enqueueEvent(client, Topics.commandsRequested.name, String(vehicleId), requested);
+    return created.command;
   });
 }
 

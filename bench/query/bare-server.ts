@@ -30,7 +30,7 @@ import {
   VehicleAccess,
   VisibleVehicles,
 } from '@fleet/query-api-service';
-import { poolDataSource } from './bare-server.queries';
+import { poolDataSource } from '../common/pool-data-source';
 
 // The same runtime as the service it is compared with (run.ts passes the same node options).
 applyServiceV8Flags();
