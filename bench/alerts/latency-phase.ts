@@ -8,6 +8,7 @@ import { namespaced } from '@fleet/platform';
 import { CpuMeter } from '../common/cpu-meter';
 import { HttpClient } from '../common/http-load';
 import { log, percentile, round, ServiceProcess, sleep } from '../common/infra';
+import { pacedBatches } from '../common/paced-batches';
 import { countRows } from '../common/tables.queries';
 import { benchToken } from '../common/tenant';
 import { lastRecordId, overspeedRecordsAfter } from './alerts.queries';
@@ -129,38 +130,24 @@ async function paced(
   measure: boolean,
 ) {
   const watch = await recordWatch(run);
-  let failed = 0;
-  const failures: Record<number, string> = {};
-  const batchesPerSecond = RATE / BATCH;
-  const requests: Promise<void>[] = [];
-  const started = performance.now();
-  for (let tick = 0; tick < seconds * batchesPerSecond; tick++) {
-    const wait = started + (tick * 1000) / batchesPerSecond - performance.now();
-    if (wait > 0) await sleep(wait);
-    const positions = batchOf(firstBatch + tick);
-    requests.push(
-      send(positions).then((response) => {
-        if (response.status !== 200) {
-          failures[response.status] = response.body.slice(0, 300);
-          return void failed++;
-        }
-        const trigger = positions.find((p) => p.trigger)!;
-        if (measure) watch.expect(`${trigger.vehicleId}@${trigger.fixTime}`);
-      }),
-    );
-  }
-  await Promise.all(requests);
-  const sentSeconds = (performance.now() - started) / 1000;
+  const sent = await pacedBatches({
+    batchesPerSecond: RATE / BATCH,
+    seconds,
+    firstBatch,
+    batchOf,
+    send,
+    onAccepted: (positions) => {
+      const trigger = positions.find((p) => p.trigger)!;
+      if (measure) watch.expect(`${trigger.vehicleId}@${trigger.fixTime}`);
+    },
+  });
   await watch.finish();
   const delays = watch.delays.sort((a, b) => a - b);
   return {
     delays,
-    failed,
-    failures,
+    ...sent,
     missing: watch.outstanding.size,
     missingExamples: [...watch.outstanding.keys()].slice(0, 5),
-    sentSeconds,
-    batches: seconds * batchesPerSecond,
   };
 }
 

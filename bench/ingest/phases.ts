@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import { CpuMeter } from '../common/cpu-meter';
 import { closedLoop, HttpClient } from '../common/http-load';
 import { log, percentile, round, ServiceProcess, sleep } from '../common/infra';
+import { pacedBatches } from '../common/paced-batches';
 import { lastFixTimes } from './ingest.queries';
 import { BATCH_SIZE, FleetLoad } from './load';
 import { imeiOf } from './setup';
@@ -85,47 +86,38 @@ export async function pacedPhase(
   const cpuOfPhase = cpu.start();
   const pacedClient = new HttpClient(setup.ingest.baseUrl, 32);
   const watch = visibilityWatch(setup.pool);
-  const paced: Promise<void>[] = [];
-  let failed = 0;
-  const pacedStart = performance.now();
-  for (let tick = 0; tick < seconds * 50; tick++) {
-    const due = pacedStart + tick * 20;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    const fixes = Array.from({ length: 100 }, load.nextFix);
-    const body = JSON.stringify({
-      positions: fixes.map((fix) => ({
+  const headers = { 'content-type': 'application/json', authorization: setup.authorization };
+  const sent = await pacedBatches({
+    batchesPerSecond: 50,
+    seconds,
+    firstBatch: 0,
+    batchOf: (tick) => ({ tick, fixes: Array.from({ length: 100 }, load.nextFix) }),
+    send: ({ fixes }) => {
+      const positions = fixes.map((fix) => ({
         deviceId: imeiOf(fix.vehicle),
         timestamp: new Date(fix.t * 1000).toISOString(),
         lat: fix.lat,
         lon: fix.lon,
         speedKmh: 42,
-      })),
-    });
-    const headers = { 'content-type': 'application/json', authorization: setup.authorization };
-    paced.push(
-      pacedClient.send('POST', '/ingest/v1/positions', body, headers).then((response) => {
-        if (response.status !== 200) failed++;
-        else
-          watch.outstanding.set(tick, {
-            acceptedAt: performance.now(),
-            vehicles: fixes.map((f) => f.vehicle),
-            t: fixes.map((f) => f.t),
-          });
+      }));
+      return pacedClient.send('POST', '/ingest/v1/positions', JSON.stringify({ positions }), headers);
+    },
+    onAccepted: ({ tick, fixes }) =>
+      watch.outstanding.set(tick, {
+        acceptedAt: performance.now(),
+        vehicles: fixes.map((f) => f.vehicle),
+        t: fixes.map((f) => f.t),
       }),
-    );
-  }
-  await Promise.all(paced);
-  const pacedSeconds = (performance.now() - pacedStart) / 1000;
+  });
   const delays = await watch.finish();
   const usage = cpuOfPhase();
   pacedClient.close();
   return {
     figures: {
       offeredPerSecond: 5_000,
-      achievedPerSecond: Math.round(((seconds * 50 - failed) * 100) / pacedSeconds),
+      achievedPerSecond: Math.round(((sent.batches - sent.failed) * 100) / sent.sentSeconds),
       batchesMeasured: delays.length,
-      failedBatches: failed,
+      failedBatches: sent.failed,
       delayMs: {
         p50: round(percentile(delays, 50)),
         p99: round(percentile(delays, 99)),

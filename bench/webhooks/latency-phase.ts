@@ -9,6 +9,7 @@ import { WebhookReceiver } from '@fleet/testing';
 import { CpuMeter } from '../common/cpu-meter';
 import { HttpClient } from '../common/http-load';
 import { log, ServiceProcess, sleep, until } from '../common/infra';
+import { pacedBatches } from '../common/paced-batches';
 import { recordTimes } from '../common/record-times';
 import { benchToken } from '../common/tenant';
 import {
@@ -139,38 +140,16 @@ async function positionLoad(services: Services, ingest: ServiceProcess) {
   /** Sends `seconds` of batches at RATE; the trigger of each accepted batch, with when it was sent and accepted. */
   const paced = async (seconds: number, firstBatch: number) => {
     const triggers: { key: string; sentAt: number; acceptedAt: number }[] = [];
-    let failed = 0;
-    const failures: Record<number, string> = {};
-    const batchesPerSecond = RATE / BATCH;
-    const requests: Promise<void>[] = [];
-    const started = performance.now();
-    for (let tick = 0; tick < seconds * batchesPerSecond; tick++) {
-      const wait = started + (tick * 1000) / batchesPerSecond - performance.now();
-      if (wait > 0) await sleep(wait);
-      const positions = batchOf(firstBatch + tick);
-      const sentAt = performance.now();
-      requests.push(
-        send(positions).then((response) => {
-          if (response.status !== 200) {
-            failures[response.status] = response.body.slice(0, 300);
-            return void failed++;
-          }
-          triggers.push({
-            key: positions.find((p) => p.trigger)!.key,
-            sentAt,
-            acceptedAt: performance.now(),
-          });
-        }),
-      );
-    }
-    await Promise.all(requests);
-    return {
-      triggers,
-      failed,
-      failures,
-      sentSeconds: (performance.now() - started) / 1000,
-      batches: seconds * batchesPerSecond,
-    };
+    const sent = await pacedBatches({
+      batchesPerSecond: RATE / BATCH,
+      seconds,
+      firstBatch,
+      batchOf,
+      send,
+      onAccepted: (positions, sentAt) =>
+        triggers.push({ key: positions.find((p) => p.trigger)!.key, sentAt, acceptedAt: performance.now() }),
+    });
+    return { triggers, ...sent };
   };
   return { paced, close: () => http.close() };
 }
