@@ -112,6 +112,49 @@ export async function distributedSetup(calibration: ReturnType<typeof calibrate>
   };
 }
 
+/**
+ * The company, its API key and the vehicles through the admin CLI's way in (auth's and the registry's
+ * admin); the running `app` issues the key's token.
+ */
+async function registerThroughAdmin(app: ServiceProcess, databaseUrl: string): Promise<string> {
+  // As `npm run admin` does: the running app relays auth's and query-api's outboxes.
+  const connect = (schema: typeof querySchema) => benchDataSource(schema, databaseUrl, 2);
+  const authSource = await connect(authSchema);
+  const dataSource = await connect(querySchema);
+  try {
+    const auth = createAuthAdmin(authSource);
+    const company = await auth.companies.create({
+      name: 'Bench',
+      parentId: null,
+      timeZone: 'Europe/Berlin',
+    });
+    const { key } = await auth.apiKeys.create({
+      companyId: company.id,
+      label: 'bench',
+      actions: ['positions:write'],
+    });
+    const registry = createRegistryAdmin(dataSource).vehicles;
+    for (let index = 1; index <= VEHICLES; index++) {
+      const vehicle = await registry.register({
+        name: `Bench ${index}`,
+        imei: imeiOf(index),
+        companyIds: [company.id],
+      });
+      if (vehicle.id !== index)
+        throw new Error(`vehicle ${index} got id ${vehicle.id}: not a fresh database`);
+    }
+    const issued = await fetch(`${app.baseUrl}/v2/api/authentication/token/api-key`, {
+      method: 'POST',
+      body: new URLSearchParams({ apiKey: key }),
+    });
+    if (issued.status !== 200) throw new Error(`bench token: ${issued.status} ${await issued.text()}`);
+    return `Bearer ${((await issued.json()) as { access_token: string }).access_token}`;
+  } finally {
+    await dataSource.destroy();
+    await authSource.destroy();
+  }
+}
+
 /** The embedded app (`npm start`) on a fresh data directory: its own PostgreSQL, in-process transport. */
 export async function embeddedSetup(): Promise<Setup> {
   mkdirSync(join(repoRoot, '.data'), { recursive: true });
@@ -160,44 +203,7 @@ export async function embeddedSetup(): Promise<Setup> {
       postgres: { command: 'postgres' },
       bench: { pids: () => [process.pid] },
     },
-    registerFleet: async () => {
-      // As `npm run admin` does: the running app relays auth's and query-api's outboxes.
-      const connect = (schema: typeof querySchema) => benchDataSource(schema, databaseUrl, 2);
-      const authSource = await connect(authSchema);
-      const dataSource = await connect(querySchema);
-      try {
-        const auth = createAuthAdmin(authSource);
-        const company = await auth.companies.create({
-          name: 'Bench',
-          parentId: null,
-          timeZone: 'Europe/Berlin',
-        });
-        const { key } = await auth.apiKeys.create({
-          companyId: company.id,
-          label: 'bench',
-          actions: ['positions:write'],
-        });
-        const registry = createRegistryAdmin(dataSource).vehicles;
-        for (let index = 1; index <= VEHICLES; index++) {
-          const vehicle = await registry.register({
-            name: `Bench ${index}`,
-            imei: imeiOf(index),
-            companyIds: [company.id],
-          });
-          if (vehicle.id !== index)
-            throw new Error(`vehicle ${index} got id ${vehicle.id}: not a fresh database`);
-        }
-        const issued = await fetch(`${app.baseUrl}/v2/api/authentication/token/api-key`, {
-          method: 'POST',
-          body: new URLSearchParams({ apiKey: key }),
-        });
-        if (issued.status !== 200) throw new Error(`bench token: ${issued.status} ${await issued.text()}`);
-        return `Bearer ${((await issued.json()) as { access_token: string }).access_token}`;
-      } finally {
-        await dataSource.destroy();
-        await authSource.destroy();
-      }
-    },
+    registerFleet: () => registerThroughAdmin(app, databaseUrl),
     stop: async () => {
       await pool.end();
       await stopApp();

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Topics } from '@fleet/contracts';
+import type { EventPublisher } from '@fleet/platform';
 import { authSchema, createAuthAdmin } from '@fleet/auth-service';
 import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Pool } from 'pg';
@@ -100,24 +101,9 @@ async function startService(
   return service;
 }
 
-/** telemetry-ingest and query-api on Kafka; the bench plays auth and the vehicle registry. */
-export async function distributedSetup(
-  vehicleCount: number,
-  connections: number,
-  calibration: ReturnType<typeof calibrate>,
-): Promise<Setup> {
-  const bench = await openBenchRun({ rateLimitStore: 'memory', env: commonEnv(connections), calibration });
-  // Undone after the services (registered later, so stopped first).
-  onCleanup('bench run (producer, pool, database, topics, Kafka)', () => bench.close());
-  const { env, pool } = bench;
-  const openFiles = connections + 2_000;
-
-  const ingest = await startService('telemetry-ingest', env, openFiles);
-  const queryApi = await startService('query-api', env, 1_024);
-  const services = [ingest, queryApi];
-
+/** The fleet's company and vehicles on their topics, as auth and the registry publish them. */
+async function publishFleet(registry: EventPublisher, vehicleCount: number): Promise<BenchVehicle[]> {
   log(`registering ${vehicleCount} vehicles (their snapshots on Kafka, as the registry publishes them)`);
-  const registry = bench.publisher;
   await registry.publish(Topics.companySnapshots, [
     { key: String(FLEET_COMPANY), payload: benchCompany(FLEET_COMPANY) },
   ]);
@@ -136,6 +122,26 @@ export async function distributedSetup(
         ),
     );
   }
+  return vehicles;
+}
+
+/** telemetry-ingest and query-api on Kafka; the bench plays auth and the vehicle registry. */
+export async function distributedSetup(
+  vehicleCount: number,
+  connections: number,
+  calibration: ReturnType<typeof calibrate>,
+): Promise<Setup> {
+  const bench = await openBenchRun({ rateLimitStore: 'memory', env: commonEnv(connections), calibration });
+  // Undone after the services (registered later, so stopped first).
+  onCleanup('bench run (producer, pool, database, topics, Kafka)', () => bench.close());
+  const { env, pool } = bench;
+  const openFiles = connections + 2_000;
+
+  const ingest = await startService('telemetry-ingest', env, openFiles);
+  const queryApi = await startService('query-api', env, 1_024);
+  const services = [ingest, queryApi];
+
+  const vehicles = await publishFleet(bench.publisher, vehicleCount);
   await waitFor(
     'telemetry-ingest to learn the vehicles',
     async () => (await countRows(pool, 'ingest.device_sessions')) >= vehicleCount,
@@ -190,35 +196,8 @@ export async function distributedSetup(
   };
 }
 
-/** The embedded app (`npm start`) on a fresh data directory: its own PostgreSQL, in-process transport. */
-export async function embeddedSetup(vehicleCount: number, connections: number): Promise<Setup> {
-  mkdirSync(join(repoRoot, '.data'), { recursive: true });
-  const dataDir = mkdtempSync(join(repoRoot, '.data/bench-trackers-'));
-  onCleanup('embedded data directory', () => rmSync(dataDir, { recursive: true, force: true }));
-  const port = await freePort();
-  // SIGTERM: the app stops its PostgreSQL after the services.
-  const fleet = await startService(
-    'fleet',
-    {
-      ...commonEnv(connections),
-      FLEET_DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(port),
-      FLEET_DEMO: 'false',
-      FLEET_SIMULATOR: 'false',
-      // Unset, whatever the bench's environment says: the embedded defaults are measured.
-      DATABASE_URL: '',
-      MESSAGING_TRANSPORT: '',
-      KAFKA_BROKERS: '',
-      AUTH_JWT_SECRET: '',
-    },
-    connections + 2_000,
-    { asDeployed: false },
-  );
-  const password = encodeURIComponent(readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim());
-  const databaseUrl = `postgres://fleet:${password}@127.0.0.1:${port}/fleet`;
-  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
-  onCleanup('bench pool', () => pool.end());
-
+/** The company, its API key and the vehicles, through the admin CLI's way in (auth's and the registry's admin). */
+async function registerThroughAdmin(databaseUrl: string, vehicleCount: number) {
   log(`registering ${vehicleCount} vehicles through query-api's registry (the admin CLI's way)`);
   const connect = (schema: typeof querySchema) =>
     benchDataSource(schema, databaseUrl, REGISTRATION_CONCURRENCY);
@@ -259,6 +238,39 @@ export async function embeddedSetup(vehicleCount: number, connections: number): 
     await authSource.destroy();
   }
   vehicles.sort((a, b) => a.index - b.index);
+  return { vehicles, apiKey };
+}
+
+/** The embedded app (`npm start`) on a fresh data directory: its own PostgreSQL, in-process transport. */
+export async function embeddedSetup(vehicleCount: number, connections: number): Promise<Setup> {
+  mkdirSync(join(repoRoot, '.data'), { recursive: true });
+  const dataDir = mkdtempSync(join(repoRoot, '.data/bench-trackers-'));
+  onCleanup('embedded data directory', () => rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  // SIGTERM: the app stops its PostgreSQL after the services.
+  const fleet = await startService(
+    'fleet',
+    {
+      ...commonEnv(connections),
+      FLEET_DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(port),
+      FLEET_DEMO: 'false',
+      FLEET_SIMULATOR: 'false',
+      // Unset, whatever the bench's environment says: the embedded defaults are measured.
+      DATABASE_URL: '',
+      MESSAGING_TRANSPORT: '',
+      KAFKA_BROKERS: '',
+      AUTH_JWT_SECRET: '',
+    },
+    connections + 2_000,
+    { asDeployed: false },
+  );
+  const password = encodeURIComponent(readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim());
+  const databaseUrl = `postgres://fleet:${password}@127.0.0.1:${port}/fleet`;
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  onCleanup('bench pool', () => pool.end());
+
+  const { vehicles, apiKey } = await registerThroughAdmin(databaseUrl, vehicleCount);
   // The running app relays the registry's outbox to its own telemetry-ingest module.
   await waitFor(
     'telemetry-ingest to learn the vehicles',
