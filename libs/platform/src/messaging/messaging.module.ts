@@ -22,7 +22,8 @@ import { PostgresBrokerStore } from './in-process/postgres-broker.store';
 import { createKafkaClient } from './kafka/kafka-client';
 import { KafkaEventPublisher } from './kafka/kafka-event-publisher';
 import { KafkaEventServer } from './kafka/kafka-event-server';
-import { provisionTopics, topicConfigs } from './kafka/topic-provisioning';
+import { topicConfigs } from './kafka-common/topic-configs';
+import { provisionTopics } from './kafka/topic-provisioning';
 import { EventPublisher } from './message';
 
 const MESSAGING_CONFIG = Symbol('MESSAGING_CONFIG');

@@ -11,7 +11,8 @@ import { InProcessEventServer } from '../in-process/in-process-event-server';
 import { PostgresBrokerStore } from '../in-process/postgres-broker.store';
 import { KafkaEventPublisher } from '../kafka/kafka-event-publisher';
 import { KafkaEventServer } from '../kafka/kafka-event-server';
-import { provisionTopics, topicConfigs } from '../kafka/topic-provisioning';
+import { topicConfigs } from '../kafka-common/topic-configs';
+import { provisionTopics } from '../kafka/topic-provisioning';
 import { EventBatch, EventPublisher, MessageHeaders } from '../message';
 
 /** Fast retries so that poison handling is observable within a test. */
