@@ -109,7 +109,7 @@ export class PlatformaticEventServer extends EventServer {
     }
   }
 
-  /** Every group has joined and no subscription's stream is down. */
+  /** Every group has joined (and is not rejoining) and no subscription's stream is down. */
   consumersHealthy(): { healthy: boolean; detail: string } {
     const groups = this.consumers.length;
     if (this.crashed.size > 0) return { healthy: false, detail: [...this.crashed.values()].join('; ') };
@@ -139,6 +139,11 @@ export class PlatformaticEventServer extends EventServer {
       queues: new Map<number, PartitionQueue>(),
     }));
     this.subscriptions.push(...subscriptions);
+    // A member that must rejoin still fetches by its old assignment until the join completes: the group
+    // is not joined until then (a caller waiting for "joined" then sees the new assignment in place).
+    const rejoining = () => this.joinedGroups.delete(group);
+    consumer.on('consumer:group:rebalance', rejoining);
+    consumer.on('consumer:group:rejoin', rejoining);
     consumer.on('consumer:group:join', () => {
       this.lag.forget(group);
       this.joinedGroups.add(group);
