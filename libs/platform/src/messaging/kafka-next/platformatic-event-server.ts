@@ -318,8 +318,9 @@ export class PlatformaticEventServer extends EventServer {
   async close(): Promise<void> {
     this.stopping = true;
     const running = this.subscriptions.flatMap((s) => [...s.queues.values()].map((queue) => queue.running));
-    await Promise.all(running);
-    await Promise.all(this.subscriptions.map((subscription) => subscription.stream?.close()));
+    await Promise.all(running.filter((drain) => drain !== undefined));
+    const streams = this.subscriptions.map((subscription) => subscription.stream);
+    await Promise.all(streams.filter((stream) => stream !== undefined).map((stream) => stream.close()));
     await Promise.all(
       this.consumers.map((consumer) => {
         consumer.stopLagMonitoring();
