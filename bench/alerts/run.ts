@@ -15,6 +15,8 @@
  * The bench plays auth and the vehicle registry (snapshot topics) and the management routes
  * (geofences and configurations inserted with their rule version bump).
  *
+ * `--kafka-client platformatic` runs the services on @platformatic/kafka (KAFKA_CLIENT; decision 0017).
+ *
  * Usage: npm run bench:alerts [-- --positions 300000 --rate 2000 --seconds 30 --warmup 10]. Prints one
  * JSON document on stdout. KAFKA_BROKERS picks a running broker; otherwise scripts/kafka.sh starts one.
  */
@@ -34,6 +36,7 @@ import {
   createBenchDatabase,
   deleteNamespaceTopics,
   ensureKafka,
+  kafkaClientFlag,
   log,
   machineFacts,
   numberFlag,
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
     KAFKA_NAMESPACE: namespace,
     AUTH_JWT_SECRET: jwtSecret,
     RATE_LIMIT_STORE: 'memory',
+    KAFKA_CLIENT: kafkaClientFlag(),
   };
   const client = new Kafka({
     clientId: 'bench',
@@ -353,6 +357,7 @@ async function main(): Promise<void> {
       bench: 'alerts',
       machine: machineFacts(calibration),
       config: {
+        kafkaClient: kafkaClientFlag(),
         vehicles: VEHICLES,
         companies: COMPANIES.length,
         geofences: rules.geofences,

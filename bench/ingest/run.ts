@@ -24,6 +24,8 @@
  * OTLP/HTTP to a sink this bench runs, which reads and discards them; the result counts what arrived.
  * Without it, OTEL_EXPORTER_OTLP_ENDPOINT is unset for the services whatever the environment says.
  *
+ * `--kafka-client platformatic` runs the services on @platformatic/kafka (KAFKA_CLIENT; decision 0017).
+ *
  * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded --tracing]. Prints
  * one JSON document on stdout.
  */
@@ -47,6 +49,7 @@ import {
   createBenchDatabase,
   deleteNamespaceTopics,
   ensureKafka,
+  kafkaClientFlag,
   log,
   percentile,
   round,
@@ -135,6 +138,7 @@ async function distributedSetup(): Promise<Setup> {
     AUTH_JWT_SECRET: jwtSecret,
     RATE_LIMIT_STORE: 'memory',
     GEOCODER_PROVIDER: 'none',
+    KAFKA_CLIENT: kafkaClientFlag(),
   };
   const services: ServiceProcess[] = [];
   const producer = new Kafka({
@@ -453,6 +457,7 @@ async function main(): Promise<void> {
       bench: 'ingest',
       machine: machineFacts(calibration),
       config: {
+        kafkaClient: kafkaClientFlag(),
         vehicles: VEHICLES,
         batchSize: BATCH_SIZE,
         seconds: SECONDS,
