@@ -186,7 +186,7 @@ export class PlatformaticEventServer extends EventServer {
       const queue = this.queueOf(subscription, message.partition);
       queue.waiting.push(message);
       if (queue.waiting.length >= limit) stream.pause();
-      queue.running ??= this.drain(subscription, queue).finally(() => (queue.running = undefined));
+      this.schedule(subscription, queue);
     });
     stream.on('error', (error: Error) => {
       if (this.stopping) return;
@@ -234,6 +234,21 @@ export class PlatformaticEventServer extends EventServer {
       if (first) subscription.stream?.offsetsToFetch.set(`${queue.topic}:${queue.partition}`, first.offset);
     }
     if (subscription.stream?.isPaused()) subscription.stream.resume();
+  }
+
+  /** Starts the partition's drain unless it runs; one that ends with messages waiting starts again. */
+  private schedule(subscription: Subscription, queue: PartitionQueue): void {
+    if (queue.running) return;
+    queue.running = this.drain(subscription, queue)
+      // A failed commit: the stream keeps the offset and sends it with the next one, or, when the
+      // group must be joined again, fails and is opened again (its 'error' handler).
+      .catch((error: unknown) =>
+        this.log.warn({ msg: 'commit failed', topic: queue.topic, partition: queue.partition, err: error }),
+      )
+      .finally(() => {
+        queue.running = undefined;
+        if (queue.waiting.length > 0 && !this.stopping) this.schedule(subscription, queue);
+      });
   }
 
   /** Hands a partition's waiting messages to the handler, a chunk at a time, committing after each. */
