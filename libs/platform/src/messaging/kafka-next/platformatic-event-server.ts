@@ -27,7 +27,14 @@ type ConsumedMessage = Message<string, Buffer, string, string>;
 
 /** How often a group's lag is asked of the broker: this client reports no high watermark per fetch. */
 const LAG_INTERVAL_MS = 5_000;
-/** A subscription's stream pauses above this many messages waiting for their handler (times the batch size). */
+const FETCH_MAX_BYTES = 10 * 1024 * 1024;
+const FETCH_MAX_BYTES_PER_PARTITION = 1024 * 1024;
+/**
+ * A subscription's stream pauses when this many chunks (of maxBatchSize) wait for their handlers, over
+ * all its partitions, and resumes below half of it. kafkajs holds one fetch at a time; a limit per
+ * partition let a consumer working through a backlog hold a few chunks for each of its partitions,
+ * and its memory grew well past kafkajs' (decision 0017).
+ */
 const BUFFERED_BATCHES = 4;
 /** How long a stream that failed waits before it is opened again, and a chunk whose dead letters failed. */
 const RESTART_DELAY_MS = 1_000;
@@ -64,6 +71,8 @@ interface Subscription {
   consumer: GroupConsumer;
   stream?: Stream;
   queues: Map<number, PartitionQueue>;
+  /** Messages in all its queues. */
+  waiting: number;
 }
 
 /**
@@ -126,6 +135,10 @@ export class PlatformaticEventServer extends EventServer {
       autocommit: false,
       autocreateTopics: false,
       maxWaitTime: FETCH_MAX_WAIT_MS,
+      // kafkajs' fetch sizes (10 MB a fetch, 1 MB a partition), not this client's 50 MB a fetch,
+      // which made a consumer working through a backlog hold far more memory (decision 0017).
+      maxBytes: FETCH_MAX_BYTES,
+      maxBytesPerPartition: FETCH_MAX_BYTES_PER_PARTITION,
       sessionTimeout: this.options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
       heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       deserializers: consumerDeserializers(),
@@ -137,6 +150,7 @@ export class PlatformaticEventServer extends EventServer {
       brokerTopic: namespaced(this.options, registration.topic.name),
       consumer,
       queues: new Map<number, PartitionQueue>(),
+      waiting: 0,
     }));
     this.subscriptions.push(...subscriptions);
     // A member that must rejoin still fetches by its old assignment until the join completes: the group
@@ -185,7 +199,7 @@ export class PlatformaticEventServer extends EventServer {
     stream.on('data', (message: ConsumedMessage) => {
       const queue = this.queueOf(subscription, message.partition);
       queue.waiting.push(message);
-      if (queue.waiting.length >= limit) stream.pause();
+      if (++subscription.waiting >= limit) stream.pause();
       this.schedule(subscription, queue);
     });
     stream.on('error', (error: Error) => {
@@ -233,6 +247,7 @@ export class PlatformaticEventServer extends EventServer {
       queue.waiting.length = 0;
       if (first) subscription.stream?.offsetsToFetch.set(`${queue.topic}:${queue.partition}`, first.offset);
     }
+    subscription.waiting = 0;
     if (subscription.stream?.isPaused()) subscription.stream.resume();
   }
 
@@ -253,18 +268,21 @@ export class PlatformaticEventServer extends EventServer {
 
   /** Hands a partition's waiting messages to the handler, a chunk at a time, committing after each. */
   private async drain(subscription: Subscription, queue: PartitionQueue): Promise<void> {
-    const { registration, stream } = subscription;
+    const { registration } = subscription;
     while (!this.stopping && queue.waiting.length > 0) {
       const messages: ConsumedMessage[] = [];
       while (messages.length < registration.maxBatchSize && queue.waiting.length > 0) {
         const message = queue.waiting.shift()!;
+        subscription.waiting--;
         // Fetched again after a rejoin, but already handed to the handler.
         if (queue.next === undefined || message.offset >= queue.next) messages.push(message);
       }
       if (messages.length === 0) continue;
       const last = messages[messages.length - 1];
       queue.next = last.offset + 1n;
-      if (stream?.isPaused() && queue.waiting.length < registration.maxBatchSize) stream.resume();
+      const stream = subscription.stream;
+      if (stream?.isPaused() && subscription.waiting < (registration.maxBatchSize * BUFFERED_BATCHES) / 2)
+        stream.resume();
       if (!(await this.deliver(subscription, queue.partition, messages))) return;
       // Another member may hold the partition since a rebalance; it goes on from the committed offset.
       if (!this.holds(subscription, queue.partition)) continue;
