@@ -15,13 +15,15 @@
  * The bench plays auth and the vehicle registry (snapshot topics) and the management routes
  * (geofences and configurations inserted with their rule version bump).
  *
+ * `--kafka-client platformatic` runs the services on @platformatic/kafka (KAFKA_CLIENT; decision 0017).
+ *
  * Usage: npm run bench:alerts [-- --positions 300000 --rate 2000 --seconds 30 --warmup 10]. Prints one
  * JSON document on stdout. KAFKA_BROKERS picks a running broker; otherwise scripts/kafka.sh starts one.
  */
 import 'reflect-metadata';
 import { Topics } from '@fleet/contracts';
 import { BenchRun, openBenchRun } from '../common/bench-run';
-import { log, machineFacts, ServiceProcess, sleep } from '../common/infra';
+import { kafkaClientFlag, log, machineFacts, ServiceProcess, sleep } from '../common/infra';
 import { countRows } from '../common/tables.queries';
 import { benchCompany, benchVehicle, publishVehicles } from '../common/tenant';
 import { recordsByType } from './alerts.queries';
@@ -52,7 +54,7 @@ async function defineFleet(bench: BenchRun) {
 }
 
 async function main(): Promise<void> {
-  const bench = await openBenchRun({ rateLimitStore: 'memory' });
+  const bench = await openBenchRun({ rateLimitStore: 'memory', env: { KAFKA_CLIENT: kafkaClientFlag() } });
   const run: AlertsRun = { bench, admin: bench.kafkaClient.admin(), all: [] };
   try {
     await run.admin.connect();
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
       bench: 'alerts',
       machine: machineFacts(bench.calibration),
       config: {
+        kafkaClient: kafkaClientFlag(),
         vehicles: VEHICLES,
         companies: COMPANIES.length,
         geofences: rules.geofences,

@@ -302,6 +302,18 @@ export function numberFlag(name: string, fallback: number): number {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
+/**
+ * The Kafka client library the services run on: `--kafka-client kafkajs|platformatic`, else KAFKA_CLIENT,
+ * else kafkajs (decision 0017). The bench passes it to the services it starts as KAFKA_CLIENT.
+ */
+export function kafkaClientFlag(): 'kafkajs' | 'platformatic' {
+  const at = process.argv.indexOf('--kafka-client');
+  const client = at > 0 ? process.argv[at + 1] : (process.env.KAFKA_CLIENT ?? 'kafkajs');
+  if (client !== 'kafkajs' && client !== 'platformatic')
+    throw new Error(`--kafka-client must be kafkajs or platformatic, not ${client}`);
+  return client;
+}
+
 /** A comma-separated `--name a,b` flag of the bench command line, as a set. */
 export function setFlag(name: string, fallback: readonly string[]): Set<string> {
   const at = process.argv.indexOf(`--${name}`);
@@ -340,6 +352,8 @@ export function machineFacts(before: ReturnType<typeof calibrate>) {
   return {
     cpus: cpus().length,
     node: process.version,
+    // Others' work on the machine shows here (1, 5 and 15 minutes), next to the figures.
+    loadAverageAtEnd: loadavg().map((load) => Math.round(load * 100) / 100),
     calibrationBefore: before,
     calibrationAfter: calibrate(),
   };

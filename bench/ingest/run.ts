@@ -24,13 +24,15 @@
  * OTLP/HTTP to a sink this bench runs, which reads and discards them; the result counts what arrived.
  * Without it, OTEL_EXPORTER_OTLP_ENDPOINT is unset for the services whatever the environment says.
  *
+ * `--kafka-client platformatic` runs the services on @platformatic/kafka (KAFKA_CLIENT; decision 0017).
+ *
  * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded --tracing]. Prints
  * one JSON document on stdout.
  */
 // First: the contracts' class-transformer decorators read design types when they are loaded.
 import 'reflect-metadata';
 import { CpuMeter } from '../common/cpu-meter';
-import { calibrate, log, machineFacts, numberFlag, round, sleep } from '../common/infra';
+import { calibrate, kafkaClientFlag, log, machineFacts, numberFlag, round, sleep } from '../common/infra';
 import { countRows } from '../common/tables.queries';
 import { lastPositionUpdates } from './ingest.queries';
 import { BATCH_SIZE, fleetLoad } from './load';
@@ -70,6 +72,7 @@ function resultOf({ calibration, sink, memory, batch, singles, paced, updates }:
     bench: 'ingest',
     machine: machineFacts(calibration),
     config: {
+      kafkaClient: kafkaClientFlag(),
       vehicles: VEHICLES,
       batchSize: BATCH_SIZE,
       seconds: SECONDS,

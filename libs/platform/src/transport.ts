@@ -14,3 +14,4 @@ export * from './messaging/kafka/kafka-client';
 export * from './messaging/kafka/kafka-event-publisher';
 export * from './messaging/kafka/kafka-event-server';
 export * from './messaging/kafka/topic-provisioning';
+export * from './messaging/kafka-common/topic-configs';

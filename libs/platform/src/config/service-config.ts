@@ -50,7 +50,15 @@ export interface KafkaConfig {
    * Shorter means faster recovery after a crash; the consumer heartbeats between batches and retries.
    */
   sessionTimeoutMs: number;
+  /**
+   * The Kafka client library: kafkajs, or @platformatic/kafka on trial (decision 0017). The transport's
+   * behaviour is the same with either, so one service can run on the trial while the others stay.
+   */
+  client: KafkaClientName;
 }
+
+export const kafkaClientNames = ['kafkajs', 'platformatic'] as const;
+export type KafkaClientName = (typeof kafkaClientNames)[number];
 
 /** The broker-side name of a catalog topic or consumer group. */
 export function namespaced(config: Pick<KafkaConfig, 'namespace'>, name: string): string {
@@ -221,6 +229,7 @@ export function readServiceConfig(
               replicationFactor: env.int('KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
               namespace: env.optionalString('KAFKA_NAMESPACE'),
               sessionTimeoutMs: env.int('KAFKA_SESSION_TIMEOUT_MS', 10_000, { min: 6_000, max: 300_000 }),
+              client: env.oneOf('KAFKA_CLIENT', kafkaClientNames, 'kafkajs'),
             },
           }
         : { transport },

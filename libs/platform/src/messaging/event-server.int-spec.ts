@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PositionReportedV1, Topics } from '@fleet/contracts';
-import { TestContext, waitFor } from '@fleet/testing';
+import { createTestKafka, TestContext, testKafkaBrokers, uniqueNamespace, waitFor } from '@fleet/testing';
 import { Controller, Injectable, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ConsumeEvents } from './consume-events.decorator';
@@ -34,16 +34,70 @@ class SecondGroup {
 @Module({ controllers: [FirstGroup, SecondGroup], providers: [Seen] })
 class TwoGroups {}
 
+const GROUPS = ['event-server-first', 'event-server-second'];
+
+/**
+ * Resolves once both groups have committed every partition of the positions topic up to its end:
+ * each handler has taken every event published so far (commits follow the handler).
+ */
+async function kafkaIdle(namespace: string): Promise<void> {
+  const admin = createTestKafka(namespace).admin();
+  await admin.connect();
+  const topic = `${namespace}.${Topics.positions.name}`;
+  try {
+    await waitFor(
+      async () => {
+        const ends = await admin.fetchTopicOffsets(topic);
+        for (const group of GROUPS) {
+          const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.${group}`, topics: [topic] });
+          const at = new Map(committed.partitions.map((p) => [p.partition, p.offset]));
+          if (ends.some((end) => end.high !== '0' && at.get(end.partition) !== end.high)) return false;
+        }
+        return true;
+      },
+      { description: 'both groups to commit every event' },
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+interface Transport {
+  name: string;
+  env(): Record<string, string>;
+  /** Resolves once every message published so far has been handled by every group. */
+  idle(context: TestContext, env: Record<string, string>): Promise<void>;
+}
+
+const kafka = (client: string): Transport => ({
+  name: `kafka (${client})`,
+  env: () => ({
+    MESSAGING_TRANSPORT: 'kafka',
+    KAFKA_BROKERS: testKafkaBrokers().join(','),
+    KAFKA_NAMESPACE: uniqueNamespace('event-server'),
+    KAFKA_CLIENT: client,
+  }),
+  idle: (_context, env) => kafkaIdle(env.KAFKA_NAMESPACE),
+});
+
+const transports: Transport[] = [
+  { name: 'in-process', env: () => ({}), idle: (context) => context.transportIdle() },
+  kafka('kafkajs'),
+  kafka('platformatic'),
+];
+
 /**
  * Two services of one process (the embedded app) consuming one topic, each in its own group: each
  * handler gets every event exactly once. Nest chains the handlers of one pattern and calls the next
  * one with each; the event server must not, or the second group got the first group's batches too.
  */
-describe('event server: two groups of one topic in one app', () => {
+describe.each(transports)('event server: two groups of one topic in one app ($name)', (transport) => {
   let context: TestContext;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
-    context = await TestContext.start({ modules: () => [TwoGroups], fixtures: [] });
+    env = transport.env();
+    context = await TestContext.start({ modules: () => [TwoGroups], fixtures: [], env });
   });
 
   afterAll(async () => {
@@ -71,7 +125,7 @@ describe('event server: two groups of one topic in one app', () => {
     await waitFor(() => seen.first.length >= 50 && seen.second.length >= 50, {
       description: 'both groups to see the 50 events',
     });
-    await context.transportIdle();
+    await transport.idle(context, env);
     expect([...seen.first].sort()).toEqual([...ids].sort());
     expect([...seen.second].sort()).toEqual([...ids].sort());
   });

@@ -22,7 +22,9 @@ import { PostgresBrokerStore } from './in-process/postgres-broker.store';
 import { createKafkaClient } from './kafka/kafka-client';
 import { KafkaEventPublisher } from './kafka/kafka-event-publisher';
 import { KafkaEventServer } from './kafka/kafka-event-server';
-import { provisionTopics, topicConfigs } from './kafka/topic-provisioning';
+import { topicConfigs } from './kafka-common/topic-configs';
+import { provisionTopics } from './kafka/topic-provisioning';
+import { PlatformaticConnections } from './kafka-next/platformatic-connections';
 import { EventPublisher } from './message';
 
 const MESSAGING_CONFIG = Symbol('MESSAGING_CONFIG');
@@ -73,8 +75,8 @@ export class KafkaConnections implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  get namespace(): string | undefined {
-    return this.config.namespace;
+  createPublisher(): KafkaEventPublisher {
+    return new KafkaEventPublisher(this.producer, this.config.namespace);
   }
 
   createServer(): KafkaEventServer {
@@ -137,16 +139,27 @@ export class InProcessBrokerLifecycle implements OnApplicationShutdown {
 export class MessagingModule {
   static forRoot(config: MessagingConfig, database: DatabaseConfig): DynamicModule {
     if (config.transport === 'kafka') {
+      // KAFKA_CLIENT picks the library; the rest of the app sees the same publisher and server.
+      const connections =
+        config.kafka.client === 'platformatic'
+          ? {
+              provide: PlatformaticConnections,
+              inject: [HealthRegistry, FleetMetrics],
+              useFactory: (health: HealthRegistry, metrics: FleetMetrics) =>
+                new PlatformaticConnections(config.kafka, health, metrics),
+            }
+          : KafkaConnections;
+      const connectionsToken =
+        config.kafka.client === 'platformatic' ? PlatformaticConnections : KafkaConnections;
       return {
         module: MessagingModule,
         providers: [
           { provide: MESSAGING_CONFIG, useValue: config.kafka },
-          KafkaConnections,
+          connections,
           {
             provide: EventPublisher,
-            inject: [KafkaConnections],
-            useFactory: (connections: KafkaConnections) =>
-              new KafkaEventPublisher(connections.producer, connections.namespace),
+            inject: [connectionsToken],
+            useFactory: (kafka: KafkaConnections | PlatformaticConnections) => kafka.createPublisher(),
           },
         ],
         exports: [EventPublisher],
@@ -174,7 +187,10 @@ export class MessagingModule {
 
 /** The Nest microservice strategy that runs the handlers, for `app.connectMicroservice`. */
 export function createEventServer(app: INestApplicationContext, config: MessagingConfig): EventServer {
-  return config.transport === 'kafka'
-    ? app.get(KafkaConnections).createServer()
-    : new InProcessEventServer(app.get(InProcessBroker), undefined, app.get(FleetMetrics));
+  if (config.transport === 'kafka') {
+    return config.kafka.client === 'platformatic'
+      ? app.get(PlatformaticConnections).createServer()
+      : app.get(KafkaConnections).createServer();
+  }
+  return new InProcessEventServer(app.get(InProcessBroker), undefined, app.get(FleetMetrics));
 }

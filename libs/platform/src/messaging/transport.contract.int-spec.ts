@@ -9,6 +9,7 @@ import { EventBatch } from './message';
 import {
   durableInProcessTransport,
   inProcessTransport,
+  kafkaNextTransport,
   kafkaTransport,
   TransportHarness,
   TransportUnderTest,
@@ -55,7 +56,12 @@ class Recorder {
   }
 }
 
-const transports: TransportUnderTest[] = [inProcessTransport, durableInProcessTransport, kafkaTransport];
+const transports: TransportUnderTest[] = [
+  inProcessTransport,
+  durableInProcessTransport,
+  kafkaTransport,
+  kafkaNextTransport,
+];
 
 describe.each(transports)('event transport contract: $name', (transport) => {
   let harness: TransportHarness;

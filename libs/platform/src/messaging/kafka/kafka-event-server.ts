@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allTopics, deadLetterTopicName } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
-import { SpanKind } from '@opentelemetry/api';
 import {
   Consumer,
   IHeaders,
@@ -12,12 +10,23 @@ import {
   TopicPartitionOffsetAndMetadata,
 } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
-import { FleetMetrics } from '../../metrics/fleet-metrics';
 import { BatchCoalescer } from '../batch-coalescer';
-import { deadLetterHeaders, DeliveryAbortedError, deliverBatch, RetryPolicy } from '../delivery';
+import { DeliveryAbortedError, deliverBatch } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
-import { ConsumedEvent, MessageHeaders, RawMessage } from '../message';
-import { isSampled, withContinuedSpan } from '../../tracing/trace-context';
+import {
+  chunk,
+  ConsumerLagSeries,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  FETCH_MAX_WAIT_MS,
+  HEARTBEAT_INTERVAL_MS,
+  kafkaDeliveryTarget,
+  KafkaEventServerOptions,
+  MOST_PARTITIONS,
+  registrationsByGroup,
+} from '../kafka-common/kafka-delivery';
+import { MessageHeaders, RawMessage } from '../message';
+
+export type { KafkaEventServerOptions } from '../kafka-common/kafka-delivery';
 
 function headersToStrings(headers: IHeaders | undefined): MessageHeaders {
   const result: MessageHeaders = {};
@@ -37,9 +46,6 @@ function toRawMessage(message: KafkaMessage): RawMessage {
   };
 }
 
-/** The partition count of the widest topic: a consumer can work on all of a fetch's partitions at once. */
-const MOST_PARTITIONS = Math.max(...allTopics.map((topic) => topic.partitions));
-
 /** kafkajs' commit shape: the offsets grouped by topic. */
 function byTopicPartition(offsets: readonly TopicPartitionOffsetAndMetadata[]): Offsets['topics'] {
   const topics = new Map<string, { partition: number; offset: string }[]>();
@@ -48,70 +54,6 @@ function byTopicPartition(offsets: readonly TopicPartitionOffsetAndMetadata[]): 
   }
   return [...topics].map(([topic, partitions]) => ({ topic, partitions }));
 }
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
-
-/**
- * Runs one handler call in a `process <topic>` span that continues the trace of its first sampled
- * event (the parent) and links the other sampled traces: a handler takes the events of a chunk as one
- * piece of work (often one transaction), so that work can have only one parent. What the handler
- * writes or publishes then carries the trace onwards (docs/tracing.md). A chunk without a sampled
- * event gets no span at all: one span per chunk, never per message.
- */
-function inConsumeSpan(
-  group: string,
-  topic: string,
-  partition: number,
-  events: readonly ConsumedEvent<object>[],
-  handle: () => Promise<void>,
-): Promise<void> {
-  const traceparents = events.map((event) => event.headers.traceparent);
-  return withContinuedSpan(
-    {
-      name: `process ${topic}`,
-      kind: SpanKind.CONSUMER,
-      parent: traceparents.find(isSampled),
-      links: traceparents,
-      attributes: {
-        'messaging.system': 'kafka',
-        'messaging.destination.name': topic,
-        'messaging.destination.partition.id': String(partition),
-        'messaging.consumer.group.name': group,
-        'messaging.batch.message_count': events.length,
-      },
-    },
-    handle,
-  );
-}
-
-export interface KafkaEventServerOptions {
-  /** See {@link KafkaConfig.namespace}. */
-  namespace?: string;
-  /** See {@link KafkaConfig.sessionTimeoutMs}. */
-  sessionTimeoutMs?: number;
-  retryPolicy?: RetryPolicy;
-  /**
-   * Partitions one consumer works on at once (default: the most any topic has, 12); per-partition order
-   * is kept regardless. All partitions of a fetch in flight together let a handler merge their batches
-   * (BatchCoalescer): query-api's position projection does, one transaction for many partitions.
-   */
-  partitionsConsumedConcurrently?: number;
-  /** Where consumer lag and dead letters are counted. */
-  metrics?: FleetMetrics;
-}
-
-/**
- * How long the broker may hold a fetch that finds no new records. A fetch returns as soon as any
- * record arrives, so this does not delay delivery; it only sets how often an idle consumer asks
- * again, and idle consumers asking often took a measurable share of the broker's CPU from the
- * services beside it (docs/performance.md). Also the most a consumer's disconnect
- * waits for its fetch in flight.
- */
-const FETCH_MAX_WAIT_MS = 500;
 
 /**
  * Runs the app's `@ConsumeEvents` handlers on Kafka: one kafkajs consumer per consumer group, batch
@@ -125,11 +67,7 @@ export class KafkaEventServer extends EventServer {
   private readonly crashed = new Map<string, string>();
   private stopping = false;
   private readonly instanceId = randomUUID();
-  /** The lag series each group has reported, by group: a rebalance may take their partitions away. */
-  private readonly lagSeries = new Map<
-    string,
-    Map<string, { group: string; topic: string; partition: string }>
-  >();
+  private readonly lag: ConsumerLagSeries;
 
   constructor(
     private readonly kafka: Kafka,
@@ -137,18 +75,12 @@ export class KafkaEventServer extends EventServer {
     private readonly options: KafkaEventServerOptions = {},
   ) {
     super();
+    this.lag = new ConsumerLagSeries(this.instanceId, options.metrics);
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
-      const byGroup = new Map<string, ConsumerRegistration[]>();
-      for (const registration of this.consumerRegistrations()) {
-        // A per-process group must not share partitions with other replicas: make its name unique.
-        const group = registration.perProcess
-          ? `${registration.group}.${this.instanceId}`
-          : registration.group;
-        byGroup.set(group, [...(byGroup.get(group) ?? []), registration]);
-      }
+      const byGroup = registrationsByGroup(this.consumerRegistrations(), this.instanceId);
       for (const [group, registrations] of byGroup) {
         this.consumers.push(await this.startConsumer(group, registrations));
       }
@@ -173,11 +105,11 @@ export class KafkaEventServer extends EventServer {
       groupId: namespaced(this.options, group),
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
-      sessionTimeout: this.options.sessionTimeoutMs ?? 10_000,
-      heartbeatInterval: 2_000,
+      sessionTimeout: this.options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
     });
     consumer.on(consumer.events.GROUP_JOIN, () => {
-      this.forgetLag(group);
+      this.lag.forget(group);
       this.joinedGroups.add(group);
       this.crashed.delete(group);
     });
@@ -238,44 +170,20 @@ export class KafkaEventServer extends EventServer {
                 partition: batch.partition,
                 messages: messages.map(toRawMessage),
               },
-              {
-                topic: registration.topic,
+              kafkaDeliveryTarget({
+                registration,
                 group,
-                handle: (events) =>
-                  inConsumeSpan(group, batch.topic, batch.partition, events, () =>
-                    registration.invoke(events, batch.partition),
-                  ),
-                deadLetter: async (source, partition, letters) => {
-                  await this.producer.send({
-                    topic: namespaced(this.options, deadLetterTopicName(source)),
-                    acks: -1,
-                    messages: letters.map((letter) => ({
-                      key: letter.message.key,
-                      value: letter.message.value,
-                      headers: deadLetterHeaders(source, partition, group, letter),
-                    })),
-                  });
-                  this.options.metrics?.deadLetters.inc({ topic: source }, letters.length);
-                  this.log.warn({
-                    msg: 'dead-lettered',
-                    topic: source,
-                    partition,
-                    group,
-                    count: letters.length,
-                  });
+                brokerTopic: batch.topic,
+                partition: batch.partition,
+                namespace: this.options.namespace,
+                metrics: this.options.metrics,
+                log: this.log,
+                sendDeadLetters: async (topic, letters) => {
+                  await this.producer.send({ topic, acks: -1, messages: letters });
                 },
                 keepAlive: heartbeat,
-                onRetry: (error, failures) =>
-                  this.log.warn({
-                    msg: 'handler failed',
-                    topic: batch.topic,
-                    partition: batch.partition,
-                    group,
-                    failures,
-                    err: error,
-                  }),
                 isStopping: () => this.stopping || !isRunning(),
-              },
+              }),
               this.options.retryPolicy,
             );
           } catch (error) {
@@ -307,22 +215,7 @@ export class KafkaEventServer extends EventServer {
     highWatermark: string,
     lastOffset: string,
   ) {
-    if (!this.options.metrics) return;
-    const lag = BigInt(highWatermark) - BigInt(lastOffset) - 1n;
-    // A per-process group's name ends in this process's id: the label keeps the group's own name.
-    const labels = { group: group.replace(`.${this.instanceId}`, ''), topic, partition: String(partition) };
-    this.options.metrics.consumerLag.set(labels, Number(lag > 0n ? lag : 0n));
-    const series = this.lagSeries.get(group) ?? new Map();
-    series.set(`${topic}:${partition}`, labels);
-    this.lagSeries.set(group, series);
-  }
-
-  /** After a rebalance a member reports only the partitions it then holds (another member the rest). */
-  private forgetLag(group: string): void {
-    for (const labels of this.lagSeries.get(group)?.values() ?? []) {
-      this.options.metrics?.consumerLag.remove(labels);
-    }
-    this.lagSeries.delete(group);
+    this.lag.record(group, topic, partition, BigInt(highWatermark) - BigInt(lastOffset) - 1n);
   }
 
   async close(): Promise<void> {

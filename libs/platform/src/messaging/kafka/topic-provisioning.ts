@@ -1,39 +1,5 @@
-import { allTopics, deadLetterTopicName, TopicSpec } from '@fleet/contracts';
-import { Admin, ITopicConfig } from 'kafkajs';
-import { namespaced } from '../../config/service-config';
-
-const DEAD_LETTER_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
-const DEAD_LETTER_PARTITIONS = 3;
-
-/** The topic configurations the catalog implies: each topic and its dead-letter topic. */
-export function topicConfigs(
-  topics: readonly TopicSpec<object>[] = allTopics,
-  options: { namespace?: string; replicationFactor?: number } = {},
-): ITopicConfig[] {
-  const replicationFactor = options.replicationFactor ?? 1;
-  return topics.flatMap((topic) => [
-    {
-      topic: namespaced(options, topic.name),
-      numPartitions: topic.partitions,
-      replicationFactor,
-      configEntries: [
-        { name: 'cleanup.policy', value: topic.cleanupPolicy },
-        ...(topic.retentionMs !== undefined
-          ? [{ name: 'retention.ms', value: String(topic.retentionMs) }]
-          : []),
-      ],
-    },
-    {
-      topic: namespaced(options, deadLetterTopicName(topic.name)),
-      numPartitions: DEAD_LETTER_PARTITIONS,
-      replicationFactor,
-      configEntries: [
-        { name: 'cleanup.policy', value: 'delete' },
-        { name: 'retention.ms', value: String(DEAD_LETTER_RETENTION_MS) },
-      ],
-    },
-  ]);
-}
+import { Admin } from 'kafkajs';
+import { TopicConfig } from '../kafka-common/topic-configs';
 
 /**
  * Creates the catalog's topics that do not exist yet. Safe to run from several services at once;
@@ -41,7 +7,7 @@ export function topicConfigs(
  */
 export async function provisionTopics(
   admin: Admin,
-  configs: ITopicConfig[],
+  configs: TopicConfig[],
   timeoutMs = 30_000,
 ): Promise<string[]> {
   const existing = new Set(await admin.listTopics());

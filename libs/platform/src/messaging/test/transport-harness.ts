@@ -1,5 +1,11 @@
 import { deadLetterTopicName, TopicSpec } from '@fleet/contracts';
-import { createTestDatabase, createTestKafka, uniqueNamespace, waitFor } from '@fleet/testing';
+import {
+  createTestDatabase,
+  createTestKafka,
+  testKafkaBrokers,
+  uniqueNamespace,
+  waitFor,
+} from '@fleet/testing';
 import { Kafka, Producer } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
 import { ConsumerExtras } from '../consume-events.decorator';
@@ -9,9 +15,15 @@ import { InProcessBroker, InProcessBrokerOptions } from '../in-process/in-proces
 import { InProcessEventPublisher } from '../in-process/in-process-event-publisher';
 import { InProcessEventServer } from '../in-process/in-process-event-server';
 import { PostgresBrokerStore } from '../in-process/postgres-broker.store';
+import { createPlatformaticProducer } from '../kafka-next/platformatic-client';
+import { PlatformaticEventPublisher } from '../kafka-next/platformatic-event-publisher';
+import { PlatformaticEventServer } from '../kafka-next/platformatic-event-server';
+import { platformaticKafka } from '../kafka-next/platformatic-kafka';
+import { provisionTopics as provisionTopicsNext } from '../kafka-next/topic-provisioning';
 import { KafkaEventPublisher } from '../kafka/kafka-event-publisher';
 import { KafkaEventServer } from '../kafka/kafka-event-server';
-import { provisionTopics, topicConfigs } from '../kafka/topic-provisioning';
+import { topicConfigs } from '../kafka-common/topic-configs';
+import { provisionTopics } from '../kafka/topic-provisioning';
 import { EventBatch, EventPublisher, MessageHeaders } from '../message';
 
 /** Fast retries so that poison handling is observable within a test. */
@@ -122,6 +134,51 @@ function inProcessHarness(broker: InProcessBroker, dispose: () => Promise<void>)
   };
 }
 
+/**
+ * The dead letters of `topic`, read with a kafkajs consumer of its own. The kafka-next transport's are
+ * read the same way: what one client writes, the other reads.
+ */
+async function readDeadLetters(
+  kafka: Kafka,
+  namespace: string,
+  topic: TopicSpec<object>,
+  expected: number,
+  readers: { disconnect(): Promise<void> }[],
+): Promise<DeadLetterRecord[]> {
+  const letters: DeadLetterRecord[] = [];
+  const reader = kafka.consumer({ groupId: `${namespace}.dlt-reader.${Math.random()}` });
+  readers.push(reader);
+  await reader.connect();
+  await reader.subscribe({
+    topic: namespaced({ namespace }, deadLetterTopicName(topic.name)),
+    fromBeginning: true,
+  });
+  await reader.run({
+    eachMessage: async ({ message }) => {
+      const headers: MessageHeaders = {};
+      for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = String(value);
+      letters.push({
+        key: message.key?.toString() ?? null,
+        value: message.value?.toString() ?? '',
+        headers,
+      });
+    },
+  });
+  await waitFor(() => letters.length >= expected, { description: `${expected} dead letters` });
+  return letters;
+}
+
+/** Joined means partitions are assigned: what is published from now on will be consumed. */
+async function waitUntilJoined(
+  servers: { consumersHealthy(): { healthy: boolean } }[],
+  group: string,
+): Promise<void> {
+  await waitFor(() => servers.every((s) => s.consumersHealthy().healthy), {
+    timeoutMs: 30_000,
+    description: `group ${group} to join`,
+  });
+}
+
 /** The in-memory broker (no store): what unit tests use. */
 export const inProcessTransport: TransportUnderTest = {
   name: 'in-process (memory)',
@@ -168,40 +225,52 @@ export const kafkaTransport: TransportUnderTest = {
         const server = new KafkaEventServer(kafka, producer, { namespace, retryPolicy: testRetryPolicy });
         servers.push(server);
         await startServer(server, topic, group, handler, options?.maxBatchSize ?? 500);
-        // Joined means partitions are assigned: what is published from now on will be consumed.
-        await waitFor(() => servers.every((s) => s.consumersHealthy().healthy), {
-          timeoutMs: 30_000,
-          description: `group ${group} to join`,
-        });
+        await waitUntilJoined(servers, group);
         return { stop: () => server.close() };
       },
-      deadLetters: async (topic, expected) => {
-        const letters: DeadLetterRecord[] = [];
-        const reader = kafka.consumer({ groupId: `${namespace}.dlt-reader.${Math.random()}` });
-        readers.push(reader);
-        await reader.connect();
-        await reader.subscribe({
-          topic: namespaced({ namespace }, deadLetterTopicName(topic.name)),
-          fromBeginning: true,
-        });
-        await reader.run({
-          eachMessage: async ({ message }) => {
-            const headers: MessageHeaders = {};
-            for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = String(value);
-            letters.push({
-              key: message.key?.toString() ?? null,
-              value: message.value?.toString() ?? '',
-              headers,
-            });
-          },
-        });
-        await waitFor(() => letters.length >= expected, { description: `${expected} dead letters` });
-        return letters;
-      },
+      deadLetters: (topic, expected) => readDeadLetters(kafka, namespace, topic, expected, readers),
       close: async () => {
         await Promise.all(servers.map((server) => server.close()));
         await Promise.all(readers.map((reader) => reader.disconnect()));
         await producer.disconnect();
+      },
+    };
+  },
+};
+
+/** The transport on @platformatic/kafka (KAFKA_CLIENT=platformatic), on the same test broker. */
+export const kafkaNextTransport: TransportUnderTest = {
+  name: 'kafka (@platformatic/kafka)',
+  async create(topics) {
+    const namespace = uniqueNamespace('contract-next');
+    const client = { clientId: namespace, brokers: testKafkaBrokers() };
+    const admin = new (platformaticKafka().Admin)({ clientId: namespace, bootstrapBrokers: client.brokers });
+    await provisionTopicsNext(admin, topicConfigs(topics, { namespace }));
+    await admin.close();
+    const producer = createPlatformaticProducer(client);
+    const kafka: Kafka = createTestKafka(namespace);
+    const servers: PlatformaticEventServer[] = [];
+    const readers: { disconnect(): Promise<void> }[] = [];
+    return {
+      publisher: new PlatformaticEventPublisher(producer, namespace),
+      publishRaw: async (topic, key, value) => {
+        await producer.send({ messages: [{ topic: namespaced({ namespace }, topic.name), key, value }] });
+      },
+      consume: async (topic, group, handler, options) => {
+        const server = new PlatformaticEventServer(client, producer, {
+          namespace,
+          retryPolicy: testRetryPolicy,
+        });
+        servers.push(server);
+        await startServer(server, topic, group, handler, options?.maxBatchSize ?? 500);
+        await waitUntilJoined(servers, group);
+        return { stop: () => server.close() };
+      },
+      deadLetters: (topic, expected) => readDeadLetters(kafka, namespace, topic, expected, readers),
+      close: async () => {
+        await Promise.all(servers.map((server) => server.close()));
+        await Promise.all(readers.map((reader) => reader.disconnect()));
+        await producer.close();
       },
     };
   },
