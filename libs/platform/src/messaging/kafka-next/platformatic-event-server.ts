@@ -12,6 +12,7 @@ import {
   KafkaEventServerOptions,
   registrationsByGroup,
 } from '../kafka-common/kafka-delivery';
+import { GroupHealth } from '../kafka-common/group-health';
 import { RawMessage } from '../message';
 import {
   baseOptions,
@@ -89,8 +90,7 @@ export class PlatformaticEventServer extends EventServer {
   private readonly log = new Logger('PlatformaticEventServer');
   private readonly consumers: GroupConsumer[] = [];
   private readonly subscriptions: Subscription[] = [];
-  private readonly joinedGroups = new Set<string>();
-  private readonly crashed = new Map<string, string>();
+  private readonly groups = new GroupHealth();
   private stopping = false;
   private readonly instanceId = randomUUID();
   private readonly lag: ConsumerLagSeries;
@@ -120,12 +120,7 @@ export class PlatformaticEventServer extends EventServer {
 
   /** Every group has joined (and is not rejoining) and no subscription's stream is down. */
   consumersHealthy(): { healthy: boolean; detail: string } {
-    const groups = this.consumers.length;
-    if (this.crashed.size > 0) return { healthy: false, detail: [...this.crashed.values()].join('; ') };
-    return {
-      healthy: this.joinedGroups.size >= groups,
-      detail: `${this.joinedGroups.size}/${groups} groups joined`,
-    };
+    return this.groups.report(this.consumers.length);
   }
 
   private async startConsumer(group: string, registrations: ConsumerRegistration[]): Promise<void> {
@@ -155,12 +150,12 @@ export class PlatformaticEventServer extends EventServer {
     this.subscriptions.push(...subscriptions);
     // A member that must rejoin still fetches by its old assignment until the join completes: the group
     // is not joined until then (a caller waiting for "joined" then sees the new assignment in place).
-    const rejoining = () => this.joinedGroups.delete(group);
+    const rejoining = () => this.groups.left(group);
     consumer.on('consumer:group:rebalance', rejoining);
     consumer.on('consumer:group:rejoin', rejoining);
     consumer.on('consumer:group:join', () => {
       this.lag.forget(group);
-      this.joinedGroups.add(group);
+      this.groups.joined(group);
       for (const subscription of subscriptions) this.forgetWaiting(subscription);
     });
     for (const subscription of subscriptions) await this.openStream(subscription);
@@ -194,7 +189,7 @@ export class PlatformaticEventServer extends EventServer {
       autocommit: false,
     });
     subscription.stream = stream;
-    this.crashed.delete(subscription.group);
+    this.groups.up(subscription.group);
     const limit = subscription.registration.maxBatchSize * BUFFERED_BATCHES;
     stream.on('data', (message: ConsumedMessage) => {
       const queue = this.queueOf(subscription, message.partition);
@@ -206,7 +201,7 @@ export class PlatformaticEventServer extends EventServer {
       if (this.stopping) return;
       // The client gives up a stream when, for instance, a commit kept failing after rejoins. Until it is
       // open again the group is not healthy; what was not committed is fetched again.
-      this.crashed.set(subscription.group, `${subscription.group}: ${error.message}`);
+      this.groups.down(subscription.group, error.message);
       this.log.error({
         msg: 'consumer stream failed; opening it again',
         group: subscription.group,

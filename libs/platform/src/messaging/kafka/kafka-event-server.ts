@@ -24,6 +24,7 @@ import {
   MOST_PARTITIONS,
   registrationsByGroup,
 } from '../kafka-common/kafka-delivery';
+import { GroupHealth } from '../kafka-common/group-health';
 import { MessageHeaders, RawMessage } from '../message';
 
 export type { KafkaEventServerOptions } from '../kafka-common/kafka-delivery';
@@ -63,8 +64,7 @@ function byTopicPartition(offsets: readonly TopicPartitionOffsetAndMetadata[]): 
 export class KafkaEventServer extends EventServer {
   private readonly log = new Logger('KafkaEventServer');
   private readonly consumers: Consumer[] = [];
-  private readonly joinedGroups = new Set<string>();
-  private readonly crashed = new Map<string, string>();
+  private readonly groups = new GroupHealth();
   private stopping = false;
   private readonly instanceId = randomUUID();
   private readonly lag: ConsumerLagSeries;
@@ -92,12 +92,7 @@ export class KafkaEventServer extends EventServer {
 
   /** Every group has joined and none has crashed beyond kafkajs' own restarts. */
   consumersHealthy(): { healthy: boolean; detail: string } {
-    const groups = this.consumers.length;
-    if (this.crashed.size > 0) return { healthy: false, detail: [...this.crashed.values()].join('; ') };
-    return {
-      healthy: this.joinedGroups.size >= groups,
-      detail: `${this.joinedGroups.size}/${groups} groups joined`,
-    };
+    return this.groups.report(this.consumers.length);
   }
 
   private async startConsumer(group: string, registrations: ConsumerRegistration[]): Promise<Consumer> {
@@ -110,12 +105,12 @@ export class KafkaEventServer extends EventServer {
     });
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.lag.forget(group);
-      this.joinedGroups.add(group);
-      this.crashed.delete(group);
+      this.groups.joined(group);
+      this.groups.up(group);
     });
     consumer.on(consumer.events.CRASH, (event) => {
-      this.joinedGroups.delete(group);
-      if (!event.payload.restart) this.crashed.set(group, `${group}: ${event.payload.error.message}`);
+      this.groups.left(group);
+      if (!event.payload.restart) this.groups.down(group, event.payload.error.message);
     });
     await consumer.connect();
     for (const registration of registrations) {
