@@ -15,6 +15,7 @@ export async function capacityPlot(steps: readonly CapacityStep[]): Promise<Buff
       'accepted → visible': step.p99Ms.visible,
       'accepted → alert record': step.p99Ms.alertRecord,
       'alert → webhook': step.p99Ms.webhook,
+      'accepted → stream event': step.p99Ms.stream,
       'Teltonika ack': step.p99Ms.teltonikaAck,
     })),
     panel('Consumer lag after the recovery', 'messages', (step) => step.lagAfterRecovery),

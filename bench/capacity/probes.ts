@@ -3,7 +3,8 @@
  * bench's own fixes, whose acceptance time it knows; from them it measures, per step:
  *   accepted → last position visible  (one probe vehicle per batch, polled in query.last_positions);
  *   accepted → alert record            (fast fixes fire overspeed alerts: alerts.records.created_at);
- *   alert record → webhook received    (the receiver's arrival time against that created_at).
+ *   alert record → webhook received    (the receiver's arrival time against that created_at);
+ *   accepted → stream event            (each live-stream client's arrival of a probe fix).
  * Clocks: the bench and PostgreSQL run on the same machine, so Date.now() and now() compare.
  */
 import { Pool } from 'pg';
@@ -17,11 +18,21 @@ const BATCH_SIZE = 100;
 
 const keyOf = (vehicleId: number, fixSecond: number) => `${vehicleId}:${fixSecond}`;
 
+/** A probe fix waiting for the stream clients: its acceptance and how many clients have yet to show it. */
+interface AwaitedOnStream {
+  acceptedAt: number;
+  clients: number;
+}
+
+/** Probe fixes older than this are no longer awaited on the stream (a client that dropped never shows them). */
+const STREAM_WAIT_MS = 120_000;
+
 /** The latencies of one step, in ms, unsorted. */
 export interface StepLatencies {
   visible: number[];
   alertRecord: number[];
   webhook: number[];
+  stream: number[];
 }
 
 /**
@@ -65,18 +76,41 @@ export class Probes {
   private readonly recordCreated = new Map<string, number>();
   /** Webhooks that arrived before the bench saw their record. */
   private readonly webhookEarly = new Map<string, number>();
+  /** Probe fix (`keyOf`) → when it was accepted, until every stream client of its company showed it. */
+  private readonly awaitingStream = new Map<string, AwaitedOnStream>();
   private lastRecordId = 0;
-  private latencies: StepLatencies = { visible: [], alertRecord: [], webhook: [] };
+  private latencies: StepLatencies = { visible: [], alertRecord: [], webhook: [], stream: [] };
   private polling = false;
   private poller?: Promise<void>;
 
+  /** How many stream clients follow a company (none: its fixes are not awaited on the stream). */
+  private streamClientsOf: (companyId: number) => number = () => 0;
+
   constructor(private readonly pool: Pool) {}
+
+  /** From now on, each probe fix is awaited by every stream client of its company. */
+  awaitOnStream(clientsOf: (companyId: number) => number): void {
+    this.streamClientsOf = clientsOf;
+  }
 
   accepted(fixes: readonly { vehicle: BenchVehicle; t: number; speedKmh: number }[], at: number): void {
     const probe = fixes[0];
-    if (probe) this.awaitingVisible.set(probe.vehicle.id, { t: probe.t, acceptedAt: at });
+    if (probe) {
+      this.awaitingVisible.set(probe.vehicle.id, { t: probe.t, acceptedAt: at });
+      const clients = this.streamClientsOf(probe.vehicle.company.id);
+      if (clients > 0) this.awaitingStream.set(keyOf(probe.vehicle.id, probe.t), { acceptedAt: at, clients });
+    }
     for (const fix of fixes)
       if (fix.speedKmh > SPEED_LIMIT_KMH) this.fastAccepted.set(keyOf(fix.vehicle.id, fix.t), at);
+  }
+
+  /** A stream client received a position of `vehicleId` fixed at `fixSecond` (epoch seconds) at `at`. */
+  streamReceived(vehicleId: number, fixSecond: number, at: number): void {
+    const key = keyOf(vehicleId, fixSecond);
+    const awaited = this.awaitingStream.get(key);
+    if (!awaited) return;
+    this.latencies.stream.push(at - awaited.acceptedAt);
+    if (--awaited.clients === 0) this.awaitingStream.delete(key);
   }
 
   /** A webhook body arrived (the receiver's handler): an overspeed alert's vehicle and fix time. */
@@ -116,7 +150,10 @@ export class Probes {
   /** The latencies measured since the last call (and a fresh set for the next step). */
   take(): StepLatencies {
     const taken = this.latencies;
-    this.latencies = { visible: [], alertRecord: [], webhook: [] };
+    this.latencies = { visible: [], alertRecord: [], webhook: [], stream: [] };
+    const forgetBefore = Date.now() - STREAM_WAIT_MS;
+    for (const [key, awaited] of this.awaitingStream)
+      if (awaited.acceptedAt < forgetBefore) this.awaitingStream.delete(key);
     return taken;
   }
 

@@ -9,11 +9,12 @@
  * packets of 10 records), 5 % single OsmAnd reports and the rest through the batch endpoint at the edge.
  *
  * For every step: accepted/s; each consumer group's lag at the end of the step and after the recovery;
- * p99 of accepted → last position visible, accepted → alert record and alert → webhook received; CPU
- * (% of one core) and RSS per process; rows PostgreSQL wrote a second; bytes Kafka appended a second.
- * `sustainedPositionsPerSecond` is the highest step that accepted ≥ 95 % of what was offered, whose
- * lags were under one second of data after the recovery, and whose p99s held the targets. Not measured
- * yet: live-stream clients and accepted → stream event (the issue's 200 clients).
+ * p99 of accepted → last position visible, accepted → alert record, alert → webhook received and
+ * accepted → stream event (`--stream-clients`, 200, SSE clients at the edge, each following a whole
+ * company: stream-clients.ts); CPU (% of one core) and RSS per process; rows PostgreSQL wrote a second;
+ * bytes Kafka appended a second. `sustainedPositionsPerSecond` is the highest step that accepted ≥ 95 %
+ * of what was offered, whose lags were under one second of data after the recovery, and whose p99s
+ * held the targets.
  *
  * Usage: npm run bench:capacity [-- --steps 2000,5000 --companies 10 --vehicles-per-company 100 ...
  *   --plot docs/images/capacity.png --keep-going]. Prints one JSON document on stdout, progress on
@@ -36,8 +37,15 @@ import { BenchVehicle, provisionFleet } from './fleet';
 import { consumerLags, kafkaAdmin, kafkaLogBytes } from './gauges';
 import { rowsWritten, tableSizes, vacuumAnalyzeAll, vehiclesReported } from './gauges.queries';
 import { batchLoad, FixSource, osmandLoad, Probes, StepLatencies } from './probes';
+import { StreamClients } from './stream-clients';
 
-const TARGETS = { visibleP99Ms: 1_000, alertRecordP99Ms: 500, webhookP99Ms: 500, acceptedShare: 0.95 };
+const TARGETS = {
+  visibleP99Ms: 1_000,
+  alertRecordP99Ms: 500,
+  webhookP99Ms: 500,
+  streamP99Ms: 500,
+  acceptedShare: 0.95,
+};
 const OSMAND_SHARE = 0.05;
 const RECORDS_PER_PACKET = 10;
 
@@ -50,6 +58,7 @@ const { values: flags } = parseArgs({
     'vehicles-per-company': { type: 'string', default: '1000' },
     'geofences-per-company': { type: 'string', default: '10' },
     webhooks: { type: 'string', default: '10' },
+    'stream-clients': { type: 'string', default: '200' },
     devices: { type: 'string', default: '2000' },
     'teltonika-share': { type: 'string', default: '0.6' },
     'port-offset': { type: 'string', default: '19200' },
@@ -83,6 +92,11 @@ function judge(step: Omit<CapacityStep, 'sustained' | 'why'>): string[] {
   if (over(step.p99Ms.alertRecord, TARGETS.alertRecordP99Ms))
     why.push(`alert record p99 ${step.p99Ms.alertRecord} ms`);
   if (over(step.p99Ms.webhook, TARGETS.webhookP99Ms)) why.push(`webhook p99 ${step.p99Ms.webhook} ms`);
+  if (step.stream.clients > 0 && step.p99Ms.stream === null) why.push('no stream client saw a probe fix');
+  if (over(step.p99Ms.stream, TARGETS.streamP99Ms)) why.push(`stream event p99 ${step.p99Ms.stream} ms`);
+  if (step.stream.open < step.stream.clients)
+    why.push(`${step.stream.clients - step.stream.open} stream clients ended by the server`);
+  if (step.stream.violations > 0) why.push(`${step.stream.violations} stream events of another company`);
   return why;
 }
 
@@ -93,6 +107,7 @@ async function main(): Promise<void> {
   const receiver = await WebhookReceiver.start();
   let stack: StackProcess | undefined;
   let generators: Generators | undefined;
+  let streams: StreamClients | undefined;
   const pool = new Pool({ connectionString: database.url, max: 2 });
   try {
     log(`starting the stack (${database.url})`);
@@ -129,6 +144,14 @@ async function main(): Promise<void> {
       },
       (path) => receiver.url(path),
     );
+    const streamClients = new StreamClients(
+      Number(flags['stream-clients']),
+      fleet.companies,
+      fleet.vehicles,
+      edge,
+      (vehicleId, fixSecond, at) => probes.streamReceived(vehicleId, fixSecond, at),
+    );
+    probes.awaitOnStream(streamClients.clientsOf);
     // The provisioning's rows vacuumed and analysed now, not by autovacuum during the first step.
     log('VACUUM ANALYZE after provisioning');
     await vacuumAnalyzeAll(pool);
@@ -153,6 +176,8 @@ async function main(): Promise<void> {
       true,
     );
     log(`${connected.connected} of ${trackers.length} Teltonika devices connected`);
+    streams = streamClients;
+    await streams.connect();
 
     const admin = kafkaAdmin(state.kafkaBrokers);
     await admin.connect();
@@ -179,6 +204,7 @@ async function main(): Promise<void> {
     for (const offered of STEPS) {
       log(`step: ${offered} positions/s for ${STEP_SECONDS} s`);
       probes.take();
+      streams.take();
       const rowsBefore = await rowsWritten(pool);
       const bytesBefore = kafkaLogBytes(join(dataDir, 'kafka', 'storage'));
       const cpuOfStep = cpu.start();
@@ -203,6 +229,7 @@ async function main(): Promise<void> {
       await sleep(RECOVERY_SECONDS * 1000);
       const lagAfterRecovery = await consumerLags(admin);
       const latencies: StepLatencies = probes.take();
+      const stream = streams.take();
       const acceptedTotal = teltonika.recordsAcknowledged + batch.accepted + osmand.accepted;
       const figures = {
         offeredPerSecond: offered,
@@ -220,13 +247,16 @@ async function main(): Promise<void> {
           visible: p99(latencies.visible),
           alertRecord: p99(latencies.alertRecord),
           webhook: p99(latencies.webhook),
+          stream: p99(latencies.stream),
           teltonikaAck: p99(teltonika.ackLatencies),
         },
         samples: {
           visible: latencies.visible.length,
           alertRecord: latencies.alertRecord.length,
           webhook: latencies.webhook.length,
+          stream: latencies.stream.length,
         },
+        stream,
         cpuPercentOfOneCore: cpuFigures,
         rssMb: servicesRss(stack),
         positionsPerCoreSecond: Object.fromEntries(
@@ -275,6 +305,7 @@ async function main(): Promise<void> {
       )}\n`,
     );
   } finally {
+    streams?.close();
     await generators?.disconnect().catch(() => undefined);
     // The generator processes (registered by Generators.start).
     await cleanUp();

@@ -1,3 +1,5 @@
+import type { StreamFigures } from './stream-clients';
+
 /** What bench:capacity measures of one step of offered load (run.ts measures it, plot.ts draws it). */
 export interface CapacityStep {
   offeredPerSecond: number;
@@ -11,9 +13,12 @@ export interface CapacityStep {
     visible: number | null;
     alertRecord: number | null;
     webhook: number | null;
+    stream: number | null;
     teltonikaAck: number | null;
   };
-  samples: { visible: number; alertRecord: number; webhook: number };
+  samples: { visible: number; alertRecord: number; webhook: number; stream: number };
+  /** The live-stream clients during the step (stream-clients.ts). */
+  stream: StreamFigures;
   cpuPercentOfOneCore: Record<string, number>;
   rssMb: Record<string, number | null>;
   /** Accepted positions a second per core a process used: its cost per position, inverted. */

@@ -14,17 +14,27 @@ import { imeiOf } from './setup';
 /**
  * Both shapes of load, unmeasured: the broker's JIT compiles the paths of small produce and fetch
  * requests separately from those of large ones, and compiling them cost it ~40% of a core well into a
- * measured phase that came first with only batches warmed (docs/performance.md).
+ * measured phase that came first with only batches warmed (docs/performance.md). `shapes` leaves out
+ * the shape no measured phase sends (`--phases`).
  */
-export async function warmUp(load: FleetLoad, seconds: number, trackers: number) {
+export async function warmUp(
+  load: FleetLoad,
+  seconds: number,
+  trackers: number,
+  shapes = { batches: true, singles: true },
+) {
   // The token's company reaches ingest's company projection on its own topic: wait for it.
   for (const deadline = performance.now() + 60_000; (await load.sendBatch()) !== 200; await sleep(200)) {
     if (performance.now() > deadline) throw new Error('the batch endpoint refused the bench token for 60 s');
   }
   if (seconds <= 0) return;
-  log(`warm-up: batches, then single reports, ${seconds} s each, not measured`);
-  const warmBatches = await closedLoop(8, seconds * 1000, load.sendBatch);
-  const warmSingles = await closedLoop(trackers, seconds * 1000, load.sendSingle);
+  log(
+    `warm-up: ${shapes.batches ? 'batches, ' : ''}${shapes.singles ? 'single reports, ' : ''}${seconds} s each, not measured`,
+  );
+  const warmBatches = shapes.batches ? await closedLoop(8, seconds * 1000, load.sendBatch) : { ok: 0 };
+  const warmSingles = shapes.singles
+    ? await closedLoop(trackers, seconds * 1000, load.sendSingle)
+    : { ok: 0 };
   await load.waitStored(warmBatches.ok * BATCH_SIZE + warmSingles.ok, performance.now());
 }
 

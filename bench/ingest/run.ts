@@ -26,13 +26,25 @@
  *
  * `--kafka-client platformatic` runs the services on @platformatic/kafka (KAFKA_CLIENT; decision 0017).
  *
+ * `--phases single` (any of batch,single,paced; default all three) runs only those phases, and warms
+ * up only the shapes they send; the JSON then has only their sections.
+ *
  * Usage: npm run bench:ingest [-- --seconds 20 --warmup 10 --trackers 64 --embedded --tracing]. Prints
  * one JSON document on stdout.
  */
 // First: the contracts' class-transformer decorators read design types when they are loaded.
 import 'reflect-metadata';
 import { CpuMeter } from '../common/cpu-meter';
-import { calibrate, kafkaClientFlag, log, machineFacts, numberFlag, round, sleep } from '../common/infra';
+import {
+  calibrate,
+  kafkaClientFlag,
+  log,
+  machineFacts,
+  numberFlag,
+  round,
+  setFlag,
+  sleep,
+} from '../common/infra';
 import { countRows } from '../common/tables.queries';
 import { lastPositionUpdates } from './ingest.queries';
 import { BATCH_SIZE, fleetLoad } from './load';
@@ -51,23 +63,24 @@ const WARMUP_SECONDS = numberFlag('warmup', 30);
 const TRACKERS = numberFlag('trackers', 64);
 const EMBEDDED = process.argv.includes('--embedded');
 const TRACING = process.argv.includes('--tracing');
+const PHASES = setFlag('phases', ['batch', 'single', 'paced']);
 
 type Closed = Awaited<ReturnType<typeof closedPhase>>;
 
-/** What a run measured, for its JSON document. */
+/** What a run measured, for its JSON document (a phase left out by `--phases` is undefined). */
 interface Measured {
   calibration: ReturnType<typeof calibrate>;
   sink?: { counts: SinkCounts };
   memory: Record<string, number>;
-  batch: Closed;
-  singles: Closed;
-  paced: Awaited<ReturnType<typeof pacedPhase>>;
+  batch?: Closed;
+  singles?: Closed;
+  paced?: Awaited<ReturnType<typeof pacedPhase>>;
   updates: Awaited<ReturnType<typeof lastPositionUpdates>>;
 }
 
 function resultOf({ calibration, sink, memory, batch, singles, paced, updates }: Measured) {
-  const batchEndToEnd = Math.round(batch.accepted / batch.endToEndS);
-  const singlesPerSecond = Math.round(singles.accepted / singles.loop.seconds);
+  const batchEndToEnd = batch && Math.round(batch.accepted / batch.endToEndS);
+  const singlesPerSecond = singles && Math.round(singles.accepted / singles.loop.seconds);
   return {
     bench: 'ingest',
     machine: machineFacts(calibration),
@@ -78,6 +91,7 @@ function resultOf({ calibration, sink, memory, batch, singles, paced, updates }:
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
       singleReportTrackers: TRACKERS,
+      phases: [...PHASES],
       transport: EMBEDDED ? 'in-process (embedded app)' : 'kafka',
       tracing: sink
         ? {
@@ -90,7 +104,7 @@ function resultOf({ calibration, sink, memory, batch, singles, paced, updates }:
         : { on: false },
       services: Object.keys(memory),
     },
-    batch: {
+    batch: batch && {
       accepted: batch.accepted,
       acceptedPerSecond: Math.round(batch.accepted / batch.loop.seconds),
       endToEndPerSecond: batchEndToEnd,
@@ -98,7 +112,7 @@ function resultOf({ calibration, sink, memory, batch, singles, paced, updates }:
       failedRequests: batch.loop.failed,
       cpuPercentOfOneCore: batch.cpu,
     },
-    singleOsmAnd: {
+    singleOsmAnd: singles && {
       accepted: singles.accepted,
       requestsPerSecond: singlesPerSecond,
       endToEndPerSecond: Math.round(singles.accepted / singles.endToEndS),
@@ -106,7 +120,7 @@ function resultOf({ calibration, sink, memory, batch, singles, paced, updates }:
       failedRequests: singles.loop.failed,
       cpuPercentOfOneCore: singles.cpu,
     },
-    pacedVisibility: paced.figures,
+    pacedVisibility: paced?.figures,
     lastPositionUpdates: {
       updates: Number(updates.updates),
       hot: Number(updates.hot),
@@ -115,9 +129,10 @@ function resultOf({ calibration, sink, memory, batch, singles, paced, updates }:
     peakRssMb: memory,
     targets: TARGET,
     meetsTargets: {
-      batch: batchEndToEnd >= TARGET.batchPositionsPerSecond,
-      singleOsmAnd: singlesPerSecond >= TARGET.singleRequestsPerSecond,
-      p99Delay: paced.p99 <= TARGET.p99DelayMs,
+      batch: batchEndToEnd === undefined ? undefined : batchEndToEnd >= TARGET.batchPositionsPerSecond,
+      singleOsmAnd:
+        singlesPerSecond === undefined ? undefined : singlesPerSecond >= TARGET.singleRequestsPerSecond,
+      p99Delay: paced && paced.p99 <= TARGET.p99DelayMs,
       memory: Object.values(memory).every((mb) => mb <= TARGET.peakRssMb),
     },
   };
@@ -135,26 +150,38 @@ async function main(): Promise<void> {
     while ((await countRows(pool, 'ingest.device_sessions')) < VEHICLES) await sleep(200);
     log(`${VEHICLES} vehicles registered`);
     const load = fleetLoad(ingest, pool, authorization);
-    await warmUp(load, WARMUP_SECONDS, TRACKERS);
+    await warmUp(load, WARMUP_SECONDS, TRACKERS, {
+      batches: PHASES.has('batch') || PHASES.has('paced'),
+      singles: PHASES.has('single'),
+    });
 
-    log(`phase 1: batches of ${BATCH_SIZE} for ${SECONDS} s`);
-    const batch = await closedPhase(load, cpu, {
-      concurrency: 8,
-      seconds: SECONDS,
-      perRequest: BATCH_SIZE,
-      send: load.sendBatch,
-    });
+    let batch: Closed | undefined;
+    if (PHASES.has('batch')) {
+      log(`phase 1: batches of ${BATCH_SIZE} for ${SECONDS} s`);
+      batch = await closedPhase(load, cpu, {
+        concurrency: 8,
+        seconds: SECONDS,
+        perRequest: BATCH_SIZE,
+        send: load.sendBatch,
+      });
+    }
     load.closeBatches();
-    log(`phase 2: single OsmAnd reports for ${SECONDS} s`);
-    const singles = await closedPhase(load, cpu, {
-      concurrency: TRACKERS,
-      seconds: SECONDS,
-      perRequest: 1,
-      send: load.sendSingle,
-    });
+    let singles: Closed | undefined;
+    if (PHASES.has('single')) {
+      log(`phase 2: single OsmAnd reports for ${SECONDS} s`);
+      singles = await closedPhase(load, cpu, {
+        concurrency: TRACKERS,
+        seconds: SECONDS,
+        perRequest: 1,
+        send: load.sendSingle,
+      });
+    }
     load.closeSingles();
-    log(`phase 3: 5,000 positions/s for ${SECONDS} s, measuring the delay to visibility`);
-    const paced = await pacedPhase(load, cpu, { ingest, pool, authorization }, SECONDS);
+    let paced: Awaited<ReturnType<typeof pacedPhase>> | undefined;
+    if (PHASES.has('paced')) {
+      log(`phase 3: 5,000 positions/s for ${SECONDS} s, measuring the delay to visibility`);
+      paced = await pacedPhase(load, cpu, { ingest, pool, authorization }, SECONDS);
+    }
 
     const memory = Object.fromEntries(services.map((service) => [service.app, service.peakRssMb()]));
     // How many last-position updates were HOT (no new index entries; migrations/1764200000000-*).
