@@ -9,6 +9,13 @@ import { LiveRecords, ViewedLivePosition } from './live-records';
 const PAGE = 1_000;
 /** How often the replica notes its horizon for the feed's `since` (LiveQueries.markClock). */
 const CLOCK_INTERVAL_MS = 10_000;
+/**
+ * How soon the tail reads again when a notified transaction's rows were not readable yet (an older
+ * transaction, of any service on the database, was still running), rather than at the next
+ * notification or poll, which can be a second away when the fleet is quiet. Each further recheck for
+ * the same wait doubles the delay, up to STREAM_POLL_MS, so a long transaction costs a few reads.
+ */
+const FIRST_RECHECK_MS = 20;
 /** How often kept alerts and clock marks past retention are dropped, and how many rows per statement. */
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 const SWEEP_BATCH = 5_000;
@@ -75,6 +82,10 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   private reading?: Promise<void>;
   private readAgain = false;
   private tasks: PeriodicTask[] = [];
+  /** The newest transaction whose commit was notified (LiveQueries.notify): read once the horizon passes it. */
+  private notifiedXid = 0n;
+  private recheck?: NodeJS.Timeout;
+  private recheckMs = FIRST_RECHECK_MS;
 
   constructor(
     private readonly queries: LiveQueries,
@@ -86,7 +97,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
       connectionString: serviceConfig.database.url,
       channel: LIVE_CHANNEL,
       applicationName: 'query-live',
-      onNotify: () => this.wake(),
+      onNotify: (payload) => this.notified(payload),
       onListening: () => this.wake(),
     });
   }
@@ -111,6 +122,7 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearTimeout(this.recheck);
     await Promise.all(this.tasks.map((task) => task.stop()));
     await this.listener.stop();
     await this.reading;
@@ -134,6 +146,15 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
 
   unsubscribe(subscriber: LiveSubscriber): void {
     this.subscribers.delete(subscriber);
+  }
+
+  /** A transaction that wrote live rows committed (its id is the payload; an empty one wakes alone). */
+  notified(payload: string): void {
+    if (/^\d+$/.test(payload)) {
+      const xid = BigInt(payload);
+      if (xid > this.notifiedXid) this.notifiedXid = xid;
+    }
+    this.wake();
   }
 
   /** Reads new rows now, or once more after the read in progress. */
@@ -160,6 +181,16 @@ export class LiveTail implements OnApplicationBootstrap, OnApplicationShutdown {
 
   private async readNew(): Promise<void> {
     const horizon = await this.queries.horizon();
+    // A notified transaction at or past the horizon waits for an older one still running: look again soon.
+    if (horizon > this.notifiedXid) this.recheckMs = FIRST_RECHECK_MS;
+    else if (!this.recheck) {
+      this.recheck = setTimeout(() => {
+        this.recheck = undefined;
+        this.wake();
+      }, this.recheckMs);
+      this.recheck.unref();
+      this.recheckMs = Math.min(this.recheckMs * 2, this.config.live.pollMs);
+    }
     const marks = this.marks!;
     for (;;) {
       const rows = await this.records.viewed(

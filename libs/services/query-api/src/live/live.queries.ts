@@ -197,9 +197,12 @@ export class LiveQueries {
     await this.notify(manager);
   }
 
-  /** Wakes every replica's LiveTail once the caller's transaction commits. */
+  /**
+   * Wakes every replica's LiveTail once the caller's transaction commits, telling it the transaction's
+   * id: its rows become readable once every older transaction has ended too (LiveTail rechecks).
+   */
   async notify(manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT pg_notify('${LIVE_CHANNEL}', '')`);
+    await manager.query(`SELECT pg_notify('${LIVE_CHANNEL}', pg_current_xact_id()::text)`);
   }
 
   /** Notes the current horizon with the time, for the feed's `since`. */
