@@ -45,55 +45,42 @@ describe('LiveTail', () => {
 
   afterEach(() => jest.useRealTimers());
 
+  /** Lets `ms` pass on the fake clock: the horizon reads since the test's start. */
+  let readsBefore = 0;
+  const readsAfter = async (ms: number) => {
+    jest.advanceTimersByTime(ms);
+    await settle();
+    return horizonReads - readsBefore;
+  };
+  const notify = async (payload: string) => {
+    await settle();
+    readsBefore = horizonReads;
+    tail.notified(payload);
+    await settle();
+  };
+
   it('reads once per notification when the horizon has passed the notified transaction', async () => {
-    await settle();
-    const before = horizonReads;
-    tail.notified('85');
-    await settle();
-    jest.advanceTimersByTime(1_000);
-    await settle();
-    expect(horizonReads - before).toBe(1);
+    await notify('85');
+    expect(await readsAfter(1_000)).toBe(1);
   });
 
   it('looks again after 20 ms while an older transaction hides the notified one, backing off up to the poll interval', async () => {
-    await settle();
-    const before = horizonReads;
-    tail.notified('95');
-    await settle();
-    expect(horizonReads - before).toBe(1);
-    jest.advanceTimersByTime(19);
-    await settle();
-    expect(horizonReads - before).toBe(1);
-    jest.advanceTimersByTime(1);
-    await settle();
-    expect(horizonReads - before).toBe(2);
+    await notify('95');
+    expect(await readsAfter(0)).toBe(1);
+    expect(await readsAfter(19)).toBe(1);
+    expect(await readsAfter(1)).toBe(2);
     // Still hidden: 40 ms, then 80, then the poll interval (100) at most.
-    jest.advanceTimersByTime(40);
-    await settle();
-    expect(horizonReads - before).toBe(3);
-    jest.advanceTimersByTime(80);
-    await settle();
-    expect(horizonReads - before).toBe(4);
-    jest.advanceTimersByTime(100);
-    await settle();
-    expect(horizonReads - before).toBe(5);
+    expect(await readsAfter(40)).toBe(3);
+    expect(await readsAfter(80)).toBe(4);
+    expect(await readsAfter(100)).toBe(5);
     // The older transaction ended: this read sees the rows, and nothing is scheduled any more.
     horizon = 96n;
-    jest.advanceTimersByTime(100);
-    await settle();
-    expect(horizonReads - before).toBe(6);
-    jest.advanceTimersByTime(1_000);
-    await settle();
-    expect(horizonReads - before).toBe(6);
+    expect(await readsAfter(100)).toBe(6);
+    expect(await readsAfter(1_000)).toBe(6);
   });
 
   it('ignores a payload that is not a transaction id, and still reads', async () => {
-    await settle();
-    const before = horizonReads;
-    tail.notified('');
-    await settle();
-    jest.advanceTimersByTime(1_000);
-    await settle();
-    expect(horizonReads - before).toBe(1);
+    await notify('');
+    expect(await readsAfter(1_000)).toBe(1);
   });
 });
