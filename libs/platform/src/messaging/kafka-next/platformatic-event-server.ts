@@ -192,6 +192,12 @@ export class PlatformaticEventServer extends EventServer {
     this.groups.up(subscription.group);
     const limit = subscription.registration.maxBatchSize * BUFFERED_BATCHES;
     stream.on('data', (message: ConsumedMessage) => {
+      // A fetch sent before a rebalance can answer after it, with a partition another member holds now:
+      // that member takes it on from the committed offset, so it is not handed to this one's handler.
+      if (!this.holds(subscription, message.partition)) {
+        this.forgetFetched(subscription, message);
+        return;
+      }
       const queue = this.queueOf(subscription, message.partition);
       queue.waiting.push(message);
       if (++subscription.waiting >= limit) stream.pause();
@@ -244,6 +250,17 @@ export class PlatformaticEventServer extends EventServer {
     }
     subscription.waiting = 0;
     if (subscription.stream?.isPaused()) subscription.stream.resume();
+  }
+
+  /**
+   * A message of a partition this member does not hold, dropped: should the partition come back before
+   * the group commits anything for it, the stream fetches it again from there (as `forgetWaiting` does).
+   */
+  private forgetFetched(subscription: Subscription, message: ConsumedMessage): void {
+    const key = `${subscription.brokerTopic}:${message.partition}`;
+    const fetchFrom = subscription.stream?.offsetsToFetch.get(key);
+    if (fetchFrom === undefined || message.offset < fetchFrom)
+      subscription.stream?.offsetsToFetch.set(key, message.offset);
   }
 
   /** Starts the partition's drain unless it runs; one that ends with messages waiting starts again. */
