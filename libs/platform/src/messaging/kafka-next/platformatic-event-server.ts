@@ -64,6 +64,9 @@ interface PartitionQueue {
   running?: Promise<void>;
 }
 
+/** A partition's key in the stream's fetch positions (`offsetsToFetch`: the client's map, not a documented call). */
+const fetchKey = (topic: string, partition: number) => `${topic}:${partition}`;
+
 /** One `@ConsumeEvents` subscription: a stream of the group's consumer, and its partitions' queues. */
 interface Subscription {
   group: string;
@@ -246,7 +249,8 @@ export class PlatformaticEventServer extends EventServer {
     for (const queue of subscription.queues.values()) {
       const first = queue.waiting.find((message) => queue.next === undefined || message.offset >= queue.next);
       queue.waiting.length = 0;
-      if (first) subscription.stream?.offsetsToFetch.set(`${queue.topic}:${queue.partition}`, first.offset);
+      if (first)
+        subscription.stream?.offsetsToFetch.set(fetchKey(queue.topic, queue.partition), first.offset);
     }
     subscription.waiting = 0;
     if (subscription.stream?.isPaused()) subscription.stream.resume();
@@ -257,7 +261,7 @@ export class PlatformaticEventServer extends EventServer {
    * the group commits anything for it, the stream fetches it again from there (as `forgetWaiting` does).
    */
   private forgetFetched(subscription: Subscription, message: ConsumedMessage): void {
-    const key = `${subscription.brokerTopic}:${message.partition}`;
+    const key = fetchKey(subscription.brokerTopic, message.partition);
     const fetchFrom = subscription.stream?.offsetsToFetch.get(key);
     if (fetchFrom === undefined || message.offset < fetchFrom)
       subscription.stream?.offsetsToFetch.set(key, message.offset);
