@@ -22,6 +22,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman podman-compose runc mmdebstrap netavark aardvark-dns iptables >/dev/null
 fi
 
+# The test sets the address of the network's bridge with `ip` (tests/containers/compose-project.ts).
+command -v ip >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null; }
+
 # The ports compose publishes must be free: a stack left running would answer in our place.
 for port in 8080 5055 5027 5023; do
   if timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null; then

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { allServiceNames, ServiceName } from '@fleet/contracts';
@@ -89,6 +90,40 @@ export class ComposeProject {
       `io.podman.compose.project=${this.project}`,
       this.network,
     );
+    await this.pinBridgeAddress();
+  }
+
+  /**
+   * Keeps the network's bridge on one MAC address for the whole run. A Linux bridge whose address was
+   * never set takes the lowest MAC of its ports, so it changes whenever a container leaves the network
+   * (`migrate` exiting, a service restarted); containers that cached the old one then cannot reach the
+   * gateway (aardvark-dns: every name lookup, and this machine) until their ARP entry expires, 15-45 s
+   * later. That was the lookup outage of half a minute after the last containers started
+   * (docs/deployment.md). netavark sets the address itself from 1.9 on; Debian 12 has 1.4, and hosts
+   * with systemd's udev get a fixed one from its MACAddressPolicy, which these machines do not run.
+   * The bridge exists once a container is on the network: a placeholder that does nothing makes it,
+   * its address is then set to what it already is (which marks it as set and ends the following),
+   * and the placeholder stays until `down` removes the network.
+   */
+  private async pinBridgeAddress(): Promise<void> {
+    await this.podman(
+      'run',
+      '-d',
+      '--replace',
+      '--name',
+      `${this.project}_bridge-pin`,
+      '--network',
+      this.network,
+      '--entrypoint',
+      'sleep',
+      'fleet-telemetry:local',
+      'infinity',
+    );
+    const bridge = (
+      await this.podman('network', 'inspect', '--format', '{{.NetworkInterface}}', this.network)
+    ).trim();
+    const address = (await readFile(`/sys/class/net/${bridge}/address`, 'utf8')).trim();
+    await this.run('ip', ['link', 'set', 'dev', bridge, 'address', address]);
   }
 
   /** State of a container as podman reports it: running, exited, ... (undefined: no such container). */

@@ -48,8 +48,8 @@ describe('the compose stack in containers', () => {
   let upStartedAt = 0;
   const nextTime = () => (clock += 1_000);
 
-  // The CLI waits for PostgreSQL (STARTUP_WAIT_SECONDS); right after `up` on a loaded machine, name
-  // lookups inside the containers can fail for longer than its default 20 s.
+  // The CLI waits for PostgreSQL (STARTUP_WAIT_SECONDS). A margin over its default 20 s for a loaded
+  // machine: before the bridge's address was pinned, lookups failed for up to 45 s right after `up`.
   const admin = async <T>(...args: string[]): Promise<T> =>
     JSON.parse(
       await project.podman(
@@ -165,16 +165,12 @@ describe('the compose stack in containers', () => {
 
     const company = await admin<{ id: number }>('companies:create', '--name', 'Container Freight');
     companyId = company.id;
-    const key = await admin<{ key: string }>('api-keys:create', '--company', String(companyId));
-    vehicles = [];
-    for (const [index, imei] of [
-      '356307042441013',
-      '356307042441021',
-      '356307042441039',
-      '359710049095095',
-    ].entries())
-      vehicles.push(
-        await admin<{ id: number; imei: string }>(
+    // The key and the vehicles are independent: made side by side, as an operator's script may.
+    const imeis = ['356307042441013', '356307042441021', '356307042441039', '359710049095095'];
+    const [key, ...registered] = await Promise.all([
+      admin<{ key: string }>('api-keys:create', '--company', String(companyId)),
+      ...imeis.map((imei, index) =>
+        admin<{ id: number; imei: string }>(
           'vehicles:register',
           '--name',
           `Truck ${index + 1}`,
@@ -183,7 +179,9 @@ describe('the compose stack in containers', () => {
           '--company',
           String(companyId),
         ),
-      );
+      ),
+    ]);
+    vehicles = registered;
     const response = await fetch(`${EDGE}/v2/api/authentication/token/api-key`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
