@@ -246,6 +246,7 @@ function emptyLoop(senders: number): LoopResult {
     scheduleLatencies: [],
     lateSends: 0,
     perSecond: [],
+    slowestPerSecond: [],
   };
 }
 
@@ -267,12 +268,14 @@ async function sendPacket(
     const ack = await entry.device.sendRaw(packet);
     const at = performance.now();
     entry.lastSentAt = at;
-    result.ackLatencies.push(Math.round((at - sentAt) * 10) / 10);
+    const latency = Math.round((at - sentAt) * 10) / 10;
+    result.ackLatencies.push(latency);
     if (scheduledAt !== undefined) result.scheduleLatencies.push(Math.round((at - scheduledAt) * 10) / 10);
     if (ack !== count) result.countMismatches++;
     result.recordsAcknowledged += ack;
     const second = Math.floor((at - started) / 1000);
     result.perSecond[second] = (result.perSecond[second] ?? 0) + ack;
+    result.slowestPerSecond[second] = Math.max(result.slowestPerSecond[second] ?? 0, latency);
     return true;
   } catch (error) {
     // No acknowledgement: whether the server holds the packet is unknown, and a late answer would be

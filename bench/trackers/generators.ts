@@ -231,6 +231,10 @@ export class Generators {
         { length: Math.max(sum.perSecond.length, result.perSecond.length) },
         (_, i) => (sum.perSecond[i] ?? 0) + (result.perSecond[i] ?? 0),
       ),
+      slowestPerSecond: Array.from(
+        { length: Math.max(sum.slowestPerSecond.length, result.slowestPerSecond.length) },
+        (_, i) => Math.max(sum.slowestPerSecond[i] ?? 0, result.slowestPerSecond[i] ?? 0),
+      ),
     }));
   }
 }
@@ -243,13 +247,14 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
 
 /** The latency figures of a loop, without its raw samples. */
 export function loopFigures(result: LoopResult) {
-  const { ackLatencies, scheduleLatencies, perSecond, ...counts } = result;
+  const { ackLatencies, scheduleLatencies, perSecond, slowestPerSecond, ...counts } = result;
   return {
     ...counts,
     acknowledgedPerSecond: Math.round(result.recordsAcknowledged / result.seconds),
     ackLatencyMs: summarize(ackLatencies),
     ...(scheduleLatencies.length ? { scheduleToAckMs: summarize(scheduleLatencies) } : {}),
     acknowledgedEachSecond: Array.from(perSecond, (n) => n ?? 0),
+    slowestAckEachSecondMs: Array.from(slowestPerSecond, (n) => n ?? 0),
   };
 }
 

@@ -75,6 +75,8 @@ export interface LoopResult {
   lateSends: number;
   /** Records acknowledged in each second of the loop. */
   perSecond: number[];
+  /** The slowest acknowledgement (write → answer, ms) that arrived in each second: where a tail sits in time. */
+  slowestPerSecond: number[];
 }
 
 export interface GeneratorStatus {
