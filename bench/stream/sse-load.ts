@@ -34,6 +34,10 @@ export class StreamClient {
   violations = 0;
   connections = 0;
   status = 0;
+  /**
+   * How the server ended the stream: its last event (`overflow`, `expired`, `suspended`), or `closed`
+   * when the response ended or failed without one. A drop by the bench itself is not an end.
+   */
   ended: string | undefined;
   private request?: ClientRequest;
   private response?: IncomingMessage;
@@ -66,6 +70,10 @@ export class StreamClient {
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => this.parse(chunk));
         response.on('error', () => undefined);
+        // Only the current response's end counts: drop() forgets the one it ends.
+        response.on('close', () => {
+          if (this.response === response) this.ended ??= 'closed';
+        });
         resolve();
       });
       req.on('error', (error) => (this.response ? undefined : reject(error)));
@@ -75,8 +83,10 @@ export class StreamClient {
 
   /** Drops the connection as a network failure would. */
   drop(): void {
+    const response = this.response;
+    this.response = undefined;
     this.request?.destroy();
-    this.response?.destroy();
+    response?.destroy();
   }
 
   private parse(chunk: string): void {

@@ -1,4 +1,5 @@
 import { request as httpRequest, Agent } from 'node:http';
+import type { Socket } from 'node:net';
 import { alertEngineModules } from '@fleet/alert-engine-service-testing';
 import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { commandGatewayFixtures, commandGatewayModules } from '@fleet/command-gateway-service-testing';
@@ -82,6 +83,8 @@ describe('hostile inputs on every route of the OpenAPI document (fast-check)', (
   let h: TestContext;
   let port: number;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  /** Sockets of the agent that already carry the listener for errors after an early answer. */
+  const guardedSockets = new WeakSet<Socket>();
   const tokens: Record<'valid' | 'restricted' | 'suspended', string> = {
     valid: '',
     restricted: '',
@@ -225,8 +228,13 @@ describe('hostile inputs on every route of the OpenAPI document (fast-check)', (
         },
       );
       outgoing.on('error', reject);
-      // The server may answer (413, 431) and close before reading all of a large body.
-      outgoing.on('socket', (socket) => socket.on('error', () => undefined));
+      // The server may answer (413, 431) and close before reading all of a large body. The agent
+      // keeps sockets alive for the next requests: one listener per socket, not one per request.
+      outgoing.on('socket', (socket) => {
+        if (guardedSockets.has(socket)) return;
+        guardedSockets.add(socket);
+        socket.on('error', () => undefined);
+      });
       outgoing.end(request.body.body);
     });
   }
