@@ -6,10 +6,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { dataSourceOptions, ServiceSchema, serviceNodeOptions } from '@fleet/platform';
+import { freePort } from '@fleet/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -38,16 +38,12 @@ export async function until<T>(
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/**
+ * The tests' free port (below the ephemeral range): a port `listen(0)` picked could be handed to an
+ * outgoing connection before the service bound it, which made a bench's fleet app fail to start with
+ * "HTTP_PORT=… is already in use" right after a tracker run of thousands of connections.
+ */
+export { freePort };
 
 /** The bench's own broker (apart from a developer's on 9092 and the tests' on 19092), unless KAFKA_BROKERS is set. */
 const BENCH_KAFKA_ENV = {
