@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:containers`: the project's image and docker/compose.yaml, run for real with podman.
-#  1. installs podman, podman-compose, runc, mmdebstrap, netavark, aardvark-dns and iptables (netavark
-#     sets up the bridge with it; not every machine has it) from Debian where missing;
+#  1. installs podman, podman-compose, runc, mmdebstrap, netavark, aardvark-dns, iptables (netavark
+#     sets up the bridge with it; not every machine has it) and iproute2 (the test pins the bridge's
+#     address with `ip`: tests/containers/compose-project.ts) from Debian where missing;
 #  2. puts the base images in podman's store: pulled, or stand-ins where no registry answers
 #     (scripts/containers/base-images.sh; cached between runs on the same machine);
 #  3. builds the project's image from docker/Dockerfile and reports its size;
@@ -13,17 +14,14 @@ export CONTAINERS_CONF="$PWD/tests/containers/containers.conf"
 log() { printf 'test:containers: %s\n' "$*" >&2; }
 
 missing=()
-for tool in podman podman-compose runc mmdebstrap netavark aardvark-dns iptables; do
+for tool in podman podman-compose runc mmdebstrap netavark aardvark-dns iptables ip; do
   command -v "$tool" >/dev/null || [[ -x "/usr/lib/podman/$tool" ]] || missing+=("$tool")
 done
 if ((${#missing[@]})); then
   log "installing ${missing[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman podman-compose runc mmdebstrap netavark aardvark-dns iptables >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman podman-compose runc mmdebstrap netavark aardvark-dns iptables iproute2 >/dev/null
 fi
-
-# The test sets the address of the network's bridge with `ip` (tests/containers/compose-project.ts).
-command -v ip >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null; }
 
 # The ports compose publishes must be free: a stack left running would answer in our place.
 for port in 8080 5055 5027 5023; do

@@ -45,7 +45,7 @@ describe('LiveTail', () => {
 
   afterEach(() => jest.useRealTimers());
 
-  /** Lets `ms` pass on the fake clock: the horizon reads since the test's start. */
+  /** Lets `ms` pass on the fake clock: the horizon reads since the last `notify`. */
   let readsBefore = 0;
   const readsAfter = async (ms: number) => {
     jest.advanceTimersByTime(ms);
