@@ -93,21 +93,23 @@ interface LogEvent {
   fields: Record<string, unknown>;
 }
 
-/** The process's own record of its stop: the log lines whose `msg` is one of `messages`, in order. */
-function shutdownTimeline(app: AppProcess, messages: string[]): LogEvent[] {
-  return app
-    .logs()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        const fields = JSON.parse(line) as Record<string, unknown>;
-        return typeof fields.msg === 'string' && messages.includes(fields.msg)
-          ? [{ msg: fields.msg, at: Date.parse(String(fields.time)), fields }]
-          : [];
-      } catch {
-        return [];
-      }
-    });
+/**
+ * The process's own record of its stop, from now on: the log lines whose `msg` is one of `messages`,
+ * in order. Recorded as they come, since a busy service's access log pushes them out of the tail that
+ * `AppProcess.logs()` keeps before the stop ends.
+ */
+function recordTimeline(app: AppProcess, messages: string[]): LogEvent[] {
+  const events: LogEvent[] = [];
+  app.onLine((line) => {
+    try {
+      const fields = JSON.parse(line) as Record<string, unknown>;
+      if (typeof fields.msg === 'string' && messages.includes(fields.msg))
+        events.push({ msg: fields.msg, at: Date.parse(String(fields.time)), fields });
+    } catch {
+      // Not a JSON log line.
+    }
+  });
+  return events;
 }
 
 /** Polls readiness until the process is gone; true if it ever answered 503 `shutting down`. */
@@ -186,14 +188,13 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
    * come from the process's own log, not from this test's clock: it logged `stopping`, then turned
    * readiness to 503 and drained for the configured period before it logged `stopped`.
    */
-  function expectGracefulStop(app: AppProcess, { record, exitCode, first503 }: StopUnderLoad): void {
+  function expectGracefulStop({ record, exitCode, first503, timeline }: StopUnderLoad): void {
     expect(record.failures).toEqual([]);
     expect(record.statuses.every((status) => status === 200)).toBe(true);
     expect(record.answeredAfterSignal).toBeGreaterThan(0);
     expect(exitCode).toBe(ExitCodes.ok);
     expect(first503).toBe('before the exit');
 
-    const timeline = shutdownTimeline(app, ['stopping', 'draining: readiness is 503', 'stopped']);
     expect(timeline.map((event) => event.msg)).toEqual(['stopping', 'draining: readiness is 503', 'stopped']);
     const [stopping, draining, stopped] = timeline;
     expect(stopping.fields.signal).toBe('SIGTERM');
@@ -207,6 +208,8 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
     exitCode: number | null;
     /** Whether the client saw readiness answer 503 `shutting down` while the process still ran. */
     first503: 'before the exit' | 'never';
+    /** The process's `stopping`, `draining: readiness is 503` and `stopped` lines. */
+    timeline: LogEvent[];
   }
 
   /** SIGTERMs `app` while `load` runs; returns what the client saw and the exit code. */
@@ -221,10 +224,11 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
     // Let the load run a moment before the signal, so that requests are in flight when it comes.
     await waitFor(async () => record.statuses.length >= 20, { description: 'load to flow' });
     record.signalled = true;
+    const timeline = recordTimeline(app, ['stopping', 'draining: readiness is 503', 'stopped']);
     const exitCode = await app.kill('SIGTERM');
     exited = true;
     await loading;
-    return { record, exitCode, first503: (await watching) ? 'before the exit' : 'never' };
+    return { record, exitCode, first503: (await watching) ? 'before the exit' : 'never', timeline };
   }
 
   it('telemetry-ingest keeps every position batch it accepted before SIGTERM', async () => {
@@ -253,7 +257,6 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
     await waitFor(async () => (await post()).status === 200, { description: 'ingest to know the fleet' });
 
     expectGracefulStop(
-      ingest,
       await stopUnderLoad(ingest, (load, done) =>
         Promise.all(Array.from({ length: 4 }, () => load.run(post, done))).then(() => undefined),
       ),
@@ -279,7 +282,6 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
     });
 
     expectGracefulStop(
-      queryApi,
       await stopUnderLoad(queryApi, (load, done) =>
         Promise.all(Array.from({ length: 4 }, () => load.run(read, done))).then(() => undefined),
       ),
@@ -300,10 +302,10 @@ describe('graceful shutdown of a service under load (separate processes)', () =>
       'POST /v2/api/vehicles/list HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
     );
     try {
+      const timeline = recordTimeline(stuck, ['stopping', 'shutdown took too long; exiting', 'stopped']);
       const exitCode = await stuck.kill('SIGTERM');
       expect(exitCode).toBe(ExitCodes.failure);
       // The process's own record: it gave up on the stop after the configured 3 s, not before.
-      const timeline = shutdownTimeline(stuck, ['stopping', 'shutdown took too long; exiting', 'stopped']);
       expect(timeline.map((event) => event.msg)).toEqual(['stopping', 'shutdown took too long; exiting']);
       const [stopping, gaveUp] = timeline;
       expect(gaveUp.fields.timeoutMs).toBe(3_000);

@@ -13,7 +13,9 @@ const MAX_LOG_LINES = 400;
 export class AppProcess {
   /** Every app this test process started that has not exited: what {@link killAll} ends. */
   private static readonly running = new Set<AppProcess>();
+  /** The last MAX_LOG_LINES lines, for failure messages. */
   private readonly output: string[] = [];
+  private readonly lineListeners = new Set<(line: string) => void>();
   private exited: Promise<number | null>;
 
   private constructor(
@@ -25,12 +27,18 @@ export class AppProcess {
     /** The binary tracker ports of apps that open them (Teltonika TCP and UDP, GT06 TCP). */
     readonly trackerPorts: { teltonika: number; gt06: number },
   ) {
-    const collect = (chunk: Buffer) => {
-      this.output.push(...chunk.toString().split('\n').filter(Boolean));
-      if (this.output.length > MAX_LOG_LINES) this.output.splice(0, this.output.length - MAX_LOG_LINES);
+    // Whole lines only: a chunk may end inside a line, whose rest comes with the next chunk.
+    const collect = (stream: NodeJS.ReadableStream | null) => {
+      let partial = '';
+      stream?.on('data', (chunk: Buffer) => {
+        const lines = (partial + chunk.toString()).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) this.keep(line);
+      });
+      stream?.on('end', () => this.keep(partial));
     };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
+    collect(child.stdout);
+    collect(child.stderr);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     AppProcess.running.add(this);
     void this.exited.then(() => AppProcess.running.delete(this));
@@ -95,6 +103,22 @@ export class AppProcess {
 
   logs(): string {
     return this.output.join('\n');
+  }
+
+  /**
+   * Calls `listener` with every line the app writes from now on, also those that a busy app pushes
+   * out of the kept tail ({@link logs}); returns what stops it.
+   */
+  onLine(listener: (line: string) => void): () => void {
+    this.lineListeners.add(listener);
+    return () => this.lineListeners.delete(listener);
+  }
+
+  private keep(line: string): void {
+    if (!line) return;
+    this.output.push(line);
+    if (this.output.length > MAX_LOG_LINES) this.output.splice(0, this.output.length - MAX_LOG_LINES);
+    for (const listener of this.lineListeners) listener(line);
   }
 
   async waitUntilReady(timeoutMs: number): Promise<void> {
