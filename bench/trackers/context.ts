@@ -8,7 +8,7 @@ import { log, round, ServiceProcess, sleep } from '../common/infra';
 import { Generators } from './generators';
 import { DeviceSpec } from './protocol';
 import { Setup } from './setup';
-import { countRows } from '../common/tables.queries';
+import { PositionCounter } from '../common/tables.queries';
 
 export interface Settings {
   connections: number;
@@ -100,7 +100,14 @@ export async function connectDevices(ctx: Context, devices: DeviceSpec[]) {
   return result;
 }
 
-export const storedPositions = (ctx: Context) => countRows(ctx.setup.pool, 'query.positions');
+const counters = new WeakMap<Context, PositionCounter>();
+
+/** Rows in query.positions (PositionCounter: counts the new rows since its last call, not the table). */
+export function storedPositions(ctx: Context): Promise<number> {
+  let counter = counters.get(ctx);
+  if (!counter) counters.set(ctx, (counter = new PositionCounter(ctx.setup.pool)));
+  return counter.count();
+}
 
 /**
  * Waits until query.positions holds `expected` rows; the time is counted from `since`. Gives up when

@@ -5,7 +5,8 @@
  *   1. closed loop: each sender sends its next packet as soon as the last was acknowledged, `--warmup`
  *      seconds unmeasured, then `--seconds` measured. Acknowledged records/s, and stored end to end:
  *      the records acknowledged in the step divided by the time from the step's start until
- *      query.positions (query-api's history) holds them all, counted with count(*) after the step;
+ *      query.positions (query-api's history) holds them all, polled after the step (PositionCounter:
+ *      the rows added since the last poll, not count(*) of the whole table);
  *   2. open loop at `--open-rate` records/s (default: half the closed loop's end-to-end rate) for
  *      `--open-seconds`: acknowledgement latency from the packet's write, and from its schedule.
  *
@@ -81,8 +82,10 @@ export async function throughputPhase(ctx: Context) {
     recordsPerPacket: records,
     codec: '8E',
     storedMeasuredBy:
-      'count(*) of query.positions, polled every 250 ms after the step until it holds every record ' +
-      'acknowledged in the step (not consumer lag); end to end = acknowledged records / (step start → all stored)',
+      'rows of query.positions, polled every 250 ms after the step until it holds every record ' +
+      'acknowledged in the step (not consumer lag; each poll counts only the rows of transactions ' +
+      'finished since the last, by accepted_xid, not the whole table); ' +
+      'end to end = acknowledged records / (step start → all stored)',
     closedLoop: {
       ...loopFigures(closed),
       storedEndToEndPerSecond: endToEnd,
