@@ -209,11 +209,23 @@ describe('the web console in a browser', () => {
     const status = page.getByTestId('command-status').first();
     await status.waitFor({ timeout: 10_000 });
     const commandId = await status.getAttribute('data-command-id');
-    await page
-      .locator(`[data-testid=command-status][data-command-id="${commandId}"][data-status=acknowledged]`)
-      .waitFor({
-        timeout: 60_000,
-      });
+    try {
+      await page
+        .locator(`[data-testid=command-status][data-command-id="${commandId}"][data-status=acknowledged]`)
+        .waitFor({ timeout: 60_000 });
+    } catch (error) {
+      // Which side stopped: the command (the API's record), the page (what it shows, its stream) or
+      // the device's session (the app's log).
+      const record = await fetch(`${fleet.baseUrl}/v2/api/commands/${commandId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((response) => response.text());
+      const shown = await status.getAttribute('data-status', { timeout: 1_000 }).catch(String);
+      const stream = await page.getByTestId('stream-status').textContent({ timeout: 1_000 }).catch(String);
+      throw new Error(
+        `${(error as Error).message}\nthe API's record: ${record}\nthe page shows ${shown}, stream ${stream}` +
+          `\nthe app's last lines:\n${fleet.logs().split('\n').slice(-40).join('\n')}`,
+      );
+    }
     // The picture of docs/console.md and the README is this screen.
     await page.screenshot({ path: join(ARTIFACTS, 'console-vehicle.png') });
     const command = await api<{ status: string; type: string; isLock: boolean }>(

@@ -1,4 +1,5 @@
 import { Api } from './api';
+import { TrackedCommands } from './commands';
 import { AlertRecord, CommandRecord, LiveStream, StreamEvent, StreamStatus, VehiclePosition } from './stream';
 
 type Listener = () => void;
@@ -6,14 +7,15 @@ type Listener = () => void;
 /**
  * The state the console shows for the chosen company: its vehicles' last positions, its alert records
  * and the commands sent from this console, read through the public routes and kept live by the stream
- * (a `reset` from the stream reloads them). Views subscribe; changes are announced at most every
- * 250 ms, and every second for a fleet of over 1,000 vehicles, so 5,000 vehicles reporting every
- * second re-render the page (list, sort, map source) once a second, not 5,000 times.
+ * (a `reset` from the stream reloads them, open commands included). Views subscribe; changes are
+ * announced at most every 250 ms, and every second for a fleet of over 1,000 vehicles, so 5,000
+ * vehicles reporting every second re-render the page (list, sort, map source) once a second, not
+ * 5,000 times.
  */
 export class Fleet {
   vehicles = new Map<number, VehiclePosition>();
   alerts: AlertRecord[] = [];
-  commands = new Map<string, CommandRecord>();
+  readonly commands = new TrackedCommands();
   status: StreamStatus = 'connecting';
   loading = true;
   error: string | null = null;
@@ -82,6 +84,13 @@ export class Fleet {
         (alert) => this.ownAlert(alert) && !alerts.items.some((a) => a.id === alert.id),
       );
       this.alerts = sortAlerts([...live, ...alerts.items]);
+      // Events the stream could not resume may have finished commands still shown as open.
+      const commands = await Promise.allSettled(
+        this.commands
+          .unfinished()
+          .map((command) => this.api.get<CommandRecord>(`/v2/api/commands/${command.id}`)),
+      );
+      for (const read of commands) if (read.status === 'fulfilled') this.commands.track(read.value);
       this.error = null;
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
@@ -97,7 +106,7 @@ export class Fleet {
   }
 
   trackCommand(command: CommandRecord): void {
-    this.commands.set(command.id, command);
+    this.commands.track(command);
     this.changed(true);
   }
 
@@ -123,7 +132,7 @@ export class Fleet {
         }
         break;
       case 'command':
-        if (this.commands.has(event.data.id)) this.commands.set(event.data.id, event.data);
+        if (!this.commands.update(event.data)) return;
         break;
       case 'reset':
         void this.reload();

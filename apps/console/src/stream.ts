@@ -1,4 +1,7 @@
 import { Api, ApiError } from './api';
+import type { CommandRecord } from './commands';
+
+export type { CommandRecord } from './commands';
 
 /** What the console reads from `GET /v2/api/stream` (docs/stream.md). */
 export type StreamEvent =
@@ -47,19 +50,6 @@ export interface AlertRecord {
   lat: number;
   lng: number;
   isRead: boolean;
-}
-
-export interface CommandRecord {
-  id: string;
-  vehicleId: number;
-  type: string;
-  status: 'queued' | 'sent' | 'acknowledged' | 'failed' | 'expired' | 'superseded';
-  createdAt: string;
-  finishedAt: string | null;
-  reason: string | null;
-  deviceAnswer: string | null;
-  isLock?: boolean;
-  isOn?: boolean;
 }
 
 /** The advice the server sends with `retry:`, until it sends it. */

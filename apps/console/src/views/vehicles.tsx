@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from '../api';
 import { Fleet } from '../fleet';
 import { FleetMap, STATE_COLOURS, vehicleState, VehicleState } from '../map';
-import { CommandRecord, VehiclePosition } from '../stream';
+import { CommandRecord, FINISHED } from '../commands';
+import { VehiclePosition } from '../stream';
 import { errorText, formatTime, useFleet } from './use-fleet';
 
 const STATE_ORDER: Record<VehicleState, number> = { moving: 0, idling: 1, parked: 2, offline: 3 };
@@ -145,8 +146,6 @@ export function VehiclesView({ api, fleet, map }: { api: Api; fleet: Fleet; map:
   );
 }
 
-const FINISHED = new Set(['acknowledged', 'failed', 'expired', 'superseded']);
-
 function VehiclePanel(props: {
   api: Api;
   fleet: Fleet;
@@ -160,10 +159,7 @@ function VehiclePanel(props: {
   const [error, setError] = useState<string | null>(null);
   const state = vehicleState(vehicle);
   const zone = fleet.timeZone;
-  const commands = [...fleet.commands.values()]
-    .filter((command) => command.vehicleId === vehicle.deviceId)
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
-    .slice(0, 5);
+  const commands = fleet.commands.ofVehicle(vehicle.deviceId, 5);
 
   const send = async (kind: 'lock' | 'unlock' | 'ignitionOn' | 'ignitionOff' | 'locate') => {
     setError(null);
