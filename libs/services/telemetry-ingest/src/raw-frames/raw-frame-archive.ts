@@ -22,6 +22,12 @@ const MAX_CHUNK_BYTES = 32 * 1024;
 const MAX_FRAMES_PER_INSERT = 5_000;
 /** Most chunks in one INSERT: eight parameters each, well inside PostgreSQL's 65,535. */
 const MAX_CHUNKS_PER_INSERT = 1_000;
+/**
+ * Chunks compressed at once: the size of libuv's thread pool, which runs no more anyway. Each
+ * compression holds DEFLATE's state (about 256 KB) from its start, so starting a whole batch's at once
+ * made 10,000 devices' chunks, closing in the same sweep, cost telemetry-ingest 190 MB for a moment.
+ */
+const COMPRESSIONS_AT_ONCE = 4;
 /** Longest wait before a failed write is tried again (doubling from one sweep). */
 const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -196,7 +202,11 @@ export class RawFrameArchive
       }
       const batch = this.closed.slice(0, count);
       try {
-        const rows = await Promise.all(batch.map((chunk) => this.row(chunk)));
+        const rows: ChunkRowIn[] = [];
+        for (let i = 0; i < batch.length; i += COMPRESSIONS_AT_ONCE) {
+          const group = batch.slice(i, i + COMPRESSIONS_AT_ONCE);
+          rows.push(...(await Promise.all(group.map((chunk) => this.row(chunk)))));
+        }
         await this.queries.insertChunks(rows);
       } catch (error) {
         if (this.retryDelayMs === SWEEP_INTERVAL_MS) {
