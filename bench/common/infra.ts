@@ -302,11 +302,11 @@ export function numberFlag(name: string, fallback: number): number {
  * The Kafka client library the services run on: `--kafka-client kafkajs|platformatic`, else KAFKA_CLIENT,
  * else kafkajs (decision 0017). The bench passes it to the services it starts as KAFKA_CLIENT.
  */
-export function kafkaClientFlag(): 'kafkajs' | 'platformatic' {
-  const at = process.argv.indexOf('--kafka-client');
+export function kafkaClientFlag(flag = 'kafka-client'): 'kafkajs' | 'platformatic' {
+  const at = process.argv.indexOf(`--${flag}`);
   const client = at > 0 ? process.argv[at + 1] : (process.env.KAFKA_CLIENT ?? 'kafkajs');
   if (client !== 'kafkajs' && client !== 'platformatic')
-    throw new Error(`--kafka-client must be kafkajs or platformatic, not ${client}`);
+    throw new Error(`--${flag} must be kafkajs or platformatic, not ${client}`);
   return client;
 }
 

@@ -20,14 +20,14 @@
  *   --connections 10000 --senders 1000 --records 10 --seconds 30 --warmup 10 --open-rate N
  *   --open-seconds 30 --hold-seconds 60 --ping-seconds 20 --connect-concurrency 200 --no-first-fix
  *   --command-devices 1000 --command-rate 20 --command-seconds 30 --command-warmup 5 --generators 1
- *   --max-minutes 30]
+ *   --max-minutes 30 --ingest-kafka-client kafkajs|platformatic]
  * Prints one JSON document on stdout, progress on stderr. Stops by itself after `--max-minutes`, and on
  * Ctrl-C, and removes whatever it started (lifecycle.ts).
  */
 // First: the contracts' class-transformer decorators read design types when they are loaded.
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { calibrate, log, machineFacts, numberFlag } from '../common/infra';
+import { calibrate, kafkaClientFlag, log, machineFacts, numberFlag } from '../common/infra';
 import { commandsPhase, COMMANDS_TARGET } from './commands';
 import { connectionsPhase, CONNECTIONS_TARGET } from './connections';
 import { connectDevices, Context, devicesOn, peakRss, Settings } from './context';
@@ -200,6 +200,7 @@ function resultOf(
         : 'distributed: telemetry-ingest and query-api (plus a second telemetry-ingest and command-gateway ' +
           'for commands) as processes with the deployed Node options, Kafka, PostgreSQL',
       transport: EMBEDDED ? 'in-process (embedded app)' : 'kafka',
+      ingestKafkaClient: EMBEDDED ? undefined : kafkaClientFlag('ingest-kafka-client'),
       protocol: 'Teltonika over TCP (Codec 8E records, Codec 12 commands), 127.0.0.1',
       vehicles: run.vehicleCount,
       ...settings,

@@ -13,7 +13,16 @@ import { createRegistryAdmin, querySchema } from '@fleet/query-api-service';
 import { Pool } from 'pg';
 import { openBenchRun } from '../common/bench-run';
 import { ProcessGroup } from '../common/cpu-meter';
-import { benchDataSource, calibrate, freePort, log, repoRoot, ServiceProcess, sleep } from '../common/infra';
+import {
+  benchDataSource,
+  calibrate,
+  freePort,
+  kafkaClientFlag,
+  log,
+  repoRoot,
+  ServiceProcess,
+  sleep,
+} from '../common/infra';
 import { recordTimes } from '../common/record-times';
 import { benchCompany, benchToken, benchVehicle, publishVehicles } from '../common/tenant';
 import { ensureOpenFiles, onCleanup } from './lifecycle';
@@ -137,7 +146,12 @@ export async function distributedSetup(
   const { env, pool } = bench;
   const openFiles = connections + 2_000;
 
-  const ingest = await startService('telemetry-ingest', env, openFiles);
+  // `--ingest-kafka-client platformatic`: telemetry-ingest alone on decision 0017's trial client.
+  const ingest = await startService(
+    'telemetry-ingest',
+    { ...env, KAFKA_CLIENT: kafkaClientFlag('ingest-kafka-client') },
+    openFiles,
+  );
   const queryApi = await startService('query-api', env, 1_024);
   const services = [ingest, queryApi];
 
