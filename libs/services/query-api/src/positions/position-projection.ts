@@ -14,6 +14,13 @@ import { LiveQueries } from '../live/live.queries';
 
 /** Most events projected in one transaction when partition batches are merged. */
 const MAX_EVENTS_PER_TRANSACTION = 2_000;
+/**
+ * Transactions in flight: a vehicle's events always take the same lane (its id modulo the lanes), so
+ * no two lanes touch the same rows and each vehicle's events stay in order, while one lane's
+ * transaction computes in this process as the other's waits for PostgreSQL. Query-api replicas
+ * project disjoint partitions side by side in the same way.
+ */
+export const PROJECTION_LANES = 2;
 
 interface LastPositionUpdate {
   vehicleId: number;
@@ -55,9 +62,10 @@ function groupByVehicle(events: readonly PositionReportedV1[]): Map<number, Posi
 export class PositionProjection {
   private readonly motion: MotionEngine;
   private readonly queries: PositionQueries;
-  private readonly coalescer = new BatchCoalescer<PositionReportedV1>(
-    (events) => this.project(events),
-    MAX_EVENTS_PER_TRANSACTION,
+  private readonly lanes = Array.from(
+    { length: PROJECTION_LANES },
+    () =>
+      new BatchCoalescer<PositionReportedV1>((events) => this.project(events), MAX_EVENTS_PER_TRANSACTION),
   );
 
   constructor(
@@ -72,11 +80,22 @@ export class PositionProjection {
   }
 
   /**
-   * Projects `events`; concurrent calls (one per partition batch) share one transaction, and resolve
-   * once it has committed.
+   * Projects `events`; concurrent calls (one per partition batch) share a transaction per lane, and
+   * resolve once every lane holding their events has committed. A lane that fails rejects the call,
+   * whose delivery is tried again: what the other lane committed is projected once (history keeps the
+   * first write, and the rest follows only the new rows).
    */
-  apply(events: readonly PositionReportedV1[]): Promise<void> {
-    return events.length === 0 ? Promise.resolve() : this.coalescer.submit(events);
+  async apply(events: readonly PositionReportedV1[]): Promise<void> {
+    const byLane = this.lanes.map((): PositionReportedV1[] => []);
+    for (const event of events) byLane[event.vehicleId % PROJECTION_LANES].push(event);
+    const outcomes = await Promise.allSettled(
+      byLane.map((laneEvents, lane) =>
+        laneEvents.length ? this.lanes[lane].submit(laneEvents) : Promise.resolve(),
+      ),
+    );
+    // Settled only once every lane is done, so a delivery tried again never overtakes its first try.
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private async project(events: readonly PositionReportedV1[]): Promise<void> {
