@@ -71,11 +71,14 @@ describe('PositionIntakeService: the event of a report', () => {
     });
     const outcome = await service.acceptFromDevice(
       7,
-      [report(0, 40), report(1, -5)],
+      [report(0, -5), report(1, 40), report(2, 41)],
       'teltonika',
       receivedAt,
     );
-    expect(outcome).toMatchObject({ accepted: 1, refused: { invalid: 1 } });
-    expect(published.map((event) => event.speedKmh)).toEqual([40]);
+    expect(outcome).toMatchObject({ accepted: 2, refused: { invalid: 1 } });
+    expect(published.map((event) => event.speedKmh)).toEqual([40, 41]);
+    // Per report of the packet, in its order, the unusable first one included.
+    expect(outcome.published).toEqual([false, true, true]);
+    expect(outcome.vehicleIds).toEqual([7, 7, 7]);
   });
 });

@@ -107,11 +107,13 @@ export class PositionIntakeService {
     const refused: IntakeOutcome['refused'] = {};
     const usable: PositionReportedV1[] = [];
     const usableReports: NormalizedReport[] = [];
+    const usableIndexes: number[] = [];
     const { clockOffsetSeconds } = await this.settings.of(vehicleId);
     reports.forEach((report, index) => {
       try {
         usable.push(this.toEvent(report, vehicleId, protocol, receivedAt, index, clockOffsetSeconds));
         usableReports.push(report);
+        usableIndexes.push(index);
       } catch (error) {
         if (!(error instanceof RejectedReport)) throw error;
         const reason = error.reason === 'unknown-device' ? 'invalid' : error.reason;
@@ -122,7 +124,10 @@ export class PositionIntakeService {
     for (const [reason, count] of Object.entries(refused) as [RefusedFixReason, number][]) {
       outcome.refused[reason] = (outcome.refused[reason] ?? 0) + count;
     }
-    return outcome;
+    // Per report of the packet, the unusable ones included (publishPlausible saw the usable ones).
+    const published = reports.map(() => false);
+    usableIndexes.forEach((index, usableIndex) => (published[index] = outcome.published[usableIndex]));
+    return { ...outcome, published, vehicleIds: reports.map(() => vehicleId) };
   }
 
   /**
