@@ -22,6 +22,14 @@ describe('the commands the console tracks', () => {
     expect(commands.unfinished()).toEqual([]);
   });
 
+  it('keeps the later stage of an untracked command whose events came out of order', () => {
+    const commands = new TrackedCommands();
+    commands.update(record('a', 'acknowledged'));
+    commands.update(record('a', 'sent'));
+    commands.track(record('a', 'queued'));
+    expect(commands.ofVehicle(1, 5)[0].status).toBe('acknowledged');
+  });
+
   it('follows the events of a tracked command and never goes back a stage', () => {
     const commands = new TrackedCommands();
     commands.track(record('a', 'queued'));

@@ -53,8 +53,10 @@ export class TrackedCommands {
   update(command: CommandRecord): boolean {
     const known = this.tracked.get(command.id);
     if (known === undefined) {
+      const seen = this.early.get(command.id);
+      // Deleted first so that the entry moves to the newest end, which the bound evicts last.
       this.early.delete(command.id);
-      this.early.set(command.id, newer(this.early.get(command.id), command));
+      this.early.set(command.id, newer(seen, command));
       if (this.early.size > EARLY_EVENTS_KEPT) this.early.delete(this.early.keys().next().value!);
       return false;
     }
