@@ -76,44 +76,59 @@ export class ByteReader {
 
 const MAX_U64 = 2n ** 64n - 1n;
 
-/** Big-endian writes that check each value against its field's width before writing it. */
+/**
+ * Big-endian writes that check each value against its field's width before writing it. Writes go into
+ * one buffer that doubles when full (a buffer per field made the bench's load generator spend most of
+ * its CPU in allocations: docs/performance.md, "Tracker ports").
+ */
 export class ByteWriter {
-  private readonly parts: Buffer[] = [];
+  private buf = Buffer.allocUnsafe(256);
+  private length = 0;
 
   uint(value: number, width: 1 | 2 | 4, field: string, reason?: TeltonikaErrorReason): this {
     checkInteger(value, 0, 2 ** (8 * width) - 1, field, reason);
-    const part = Buffer.alloc(width);
-    part.writeUIntBE(value, 0, width);
-    return this.push(part);
+    const at = this.reserve(width);
+    this.buf.writeUIntBE(value, at, width);
+    return this;
   }
 
   int(value: number, width: 2 | 4, field: string): this {
     const limit = 2 ** (8 * width - 1);
     checkInteger(value, -limit, limit - 1, field);
-    const part = Buffer.alloc(width);
-    part.writeIntBE(value, 0, width);
-    return this.push(part);
+    const at = this.reserve(width);
+    this.buf.writeIntBE(value, at, width);
+    return this;
   }
 
   u64(value: bigint, field: string): this {
     if (value < 0n || value > MAX_U64) {
       throw new TeltonikaError('malformed', `${field} must be in 0..2^64-1, got ${value}`);
     }
-    const part = Buffer.alloc(8);
-    part.writeBigUInt64BE(value);
-    return this.push(part);
+    const at = this.reserve(8);
+    this.buf.writeBigUInt64BE(value, at);
+    return this;
   }
 
   bytes(part: Uint8Array): this {
-    return this.push(Buffer.from(part));
-  }
-
-  toBuffer(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-
-  private push(part: Buffer): this {
-    this.parts.push(part);
+    const at = this.reserve(part.length);
+    this.buf.set(part, at);
     return this;
+  }
+
+  /** What was written, as a buffer of its own (later writes do not reach it). */
+  toBuffer(): Buffer {
+    return Buffer.from(this.buf.subarray(0, this.length));
+  }
+
+  /** Makes room for `width` more bytes (the buffer may be replaced) and returns their offset. */
+  private reserve(width: number): number {
+    const at = this.length;
+    this.length += width;
+    if (this.length > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length));
+      this.buf.copy(grown, 0, 0, at);
+      this.buf = grown;
+    }
+    return at;
   }
 }
