@@ -21,6 +21,8 @@ export const Topics = {
     retentionMs: 7 * DAY_MS,
     keyDescription: 'vehicle id',
     check: checkPositionReported,
+    // A tracker packet's records (up to 255) and a batch request's positions of one vehicle.
+    groupsEventsOfAKey: true,
   }),
   companySnapshots: defineTopic({
     name: 'auth.company-snapshots.v1',

@@ -1,4 +1,11 @@
-import { checkForPublish, decodeEvent, encodeEvent, EventSchemaError } from './codec';
+import {
+  checkForPublish,
+  decodeEvent,
+  decodeEvents,
+  encodeEvent,
+  encodeEvents,
+  EventSchemaError,
+} from './codec';
 import { defineTopic } from './topic';
 import { Topics } from '../topics';
 import { PositionReportedV1 } from '../events/position-reported.v1';
@@ -55,6 +62,42 @@ describe('event codec', () => {
   it('drops fields it does not know, so a newer producer can add optional ones', () => {
     const decoded = decodeEvent(Topics.positions, JSON.stringify({ ...position, futureField: 'x' }));
     expect(decoded).not.toHaveProperty('futureField');
+  });
+
+  describe('grouped messages (several events of one key)', () => {
+    const second = {
+      ...position,
+      eventId: '7a2d6e49-8d2f-4c01-8b56-8e7d2b2c3d4e',
+      fixTime: '2026-03-01T08:00:01.000Z',
+    };
+
+    it('round-trips the events of one message in their order', () => {
+      const raw = encodeEvents(Topics.positions, [position, second]);
+      expect(decodeEvents(Topics.positions, raw)).toEqual([position, second]);
+      expect(decodeEvents(Topics.positions, Buffer.from(raw))).toEqual([position, second]);
+    });
+
+    it('reads a message of one event as a list of one', () => {
+      expect(decodeEvents(Topics.positions, encodeEvent(Topics.positions, position))).toEqual([position]);
+    });
+
+    it('refuses to encode a group with one bad event, or on a topic that does not group', () => {
+      expect(() => encodeEvents(Topics.positions, [position, { ...second, lat: 123 }])).toThrow(
+        /lat: invalid/,
+      );
+      expect(() => encodeEvents(Topics.vehicleSnapshots, [])).toThrow(/does not group/);
+    });
+
+    it('refuses a whole message with one bad event, naming the event', () => {
+      const raw = JSON.stringify([position, { ...second, vehicleId: 'seven' }]);
+      expect(() => decodeEvents(Topics.positions, raw)).toThrow(/event 1: vehicleId/);
+      expect(() => decodeEvents(Topics.positions, '[]')).toThrow(/holds no event/);
+      expect(() => decodeEvents(Topics.positions, '[1]')).toThrow(/event 0: payload must be a JSON object/);
+    });
+
+    it('refuses an array on a topic that does not group', () => {
+      expect(() => decodeEvents(Topics.vehicleSnapshots, '[{}]')).toThrow(/must be a JSON object/);
+    });
   });
 
   describe('checkForPublish', () => {

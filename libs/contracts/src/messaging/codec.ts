@@ -73,16 +73,51 @@ export function encodeEvent<T extends object>(topic: TopicSpec<T>, payload: T): 
   return JSON.stringify(validatePayload(topic, payload));
 }
 
-/** Consume side: trust nothing that arrives over the wire. */
-export function decodeEvent<T extends object>(topic: TopicSpec<T>, raw: string | Buffer | null): T {
+/**
+ * Produce side, for a topic that groups events of a key ({@link TopicSpec.groupsEventsOfAKey}): the
+ * events of one message, as a JSON array in their order, each checked as `encodeEvent` checks it.
+ */
+export function encodeEvents<T extends object>(topic: TopicSpec<T>, payloads: readonly T[]): string {
+  if (!topic.groupsEventsOfAKey) {
+    throw new Error(`${topic.name} does not group events: publish them one message each`);
+  }
+  return `[${payloads.map((payload) => encodeEvent(topic, payload)).join(',')}]`;
+}
+
+function parseValue(topic: TopicSpec<object>, raw: string | Buffer | null): unknown {
   if (raw === null) {
     throw new EventSchemaError(topic.name, ['message has no value']);
   }
-  let plain: unknown;
   try {
-    plain = JSON.parse(raw.toString());
+    return JSON.parse(raw.toString());
   } catch {
     throw new EventSchemaError(topic.name, ['value is not valid JSON']);
   }
-  return validatePayload(topic, plain);
+}
+
+/** Consume side: trust nothing that arrives over the wire. */
+export function decodeEvent<T extends object>(topic: TopicSpec<T>, raw: string | Buffer | null): T {
+  return validatePayload(topic, parseValue(topic, raw));
+}
+
+/**
+ * Consume side, any message: the one event of a plain message, or every event of a grouped one (on a
+ * topic that groups; elsewhere an array is refused like any other non-object). All or nothing: one bad
+ * event makes the whole message undecodable.
+ */
+export function decodeEvents<T extends object>(topic: TopicSpec<T>, raw: string | Buffer | null): T[] {
+  const plain = parseValue(topic, raw);
+  if (!Array.isArray(plain) || !topic.groupsEventsOfAKey) return [validatePayload(topic, plain)];
+  if (plain.length === 0) throw new EventSchemaError(topic.name, ['a grouped message holds no event']);
+  return plain.map((element, index) => {
+    try {
+      return validatePayload(topic, element);
+    } catch (error) {
+      if (!(error instanceof EventSchemaError)) throw error;
+      throw new EventSchemaError(
+        topic.name,
+        error.problems.map((problem) => `event ${index}: ${problem}`),
+      );
+    }
+  });
 }

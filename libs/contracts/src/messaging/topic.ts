@@ -17,6 +17,15 @@ export interface TopicSpec<TPayload extends object> {
    * problems and the payload with unknown fields dropped. Must agree with the decorators (tested).
    */
   readonly check?: (plain: Record<string, unknown>) => { problems: string[]; event: TPayload };
+  /**
+   * Several events of one key published together may travel as one message: a JSON array of the
+   * events, in order, with {@link EventCountHeader}. Consumers hand them out as separate events
+   * (sharing the message's offset). For high-volume topics whose producers publish runs of one key at
+   * once (a tracker packet's records): the broker client's work per message is then per run
+   * (docs/decisions/0018-grouped-messages.md). Consumers must be deployed first: one that predates
+   * this reads an array as a poison message.
+   */
+  readonly groupsEventsOfAKey?: boolean;
 }
 
 export function defineTopic<TPayload extends object>(spec: TopicSpec<TPayload>): TopicSpec<TPayload> {
@@ -27,6 +36,12 @@ export function defineTopic<TPayload extends object>(spec: TopicSpec<TPayload>):
 export function deadLetterTopicName(topicName: string): string {
   return `${topicName}.dlt`;
 }
+
+/**
+ * The number of events a grouped message holds (see {@link TopicSpec.groupsEventsOfAKey}); absent on a
+ * message of one event. Lets a consumer size its chunks in events without decoding first.
+ */
+export const EventCountHeader = 'x-event-count';
 
 /** Header names every transport sets on dead-lettered messages. */
 export const DeadLetterHeaders = {

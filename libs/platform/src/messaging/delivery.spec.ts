@@ -1,13 +1,14 @@
-import { defineTopic } from '@fleet/contracts';
+import { defineTopic, EventCountHeader } from '@fleet/contracts';
 import { IsInt } from 'class-validator';
 import {
+  chunkByEvents,
   DeadLetter,
   DeliveryAbortedError,
   deliverBatch,
   isPermanentError,
   isTransientError,
 } from './delivery';
-import { RawMessage } from './message';
+import { ConsumedEvent, MessageHeaders, RawMessage } from './message';
 
 class Numbered {
   @IsInt()
@@ -20,7 +21,16 @@ const topic = defineTopic({
   cleanupPolicy: 'delete',
   keyDescription: 'n',
 });
+const groupingTopic = defineTopic({ ...topic, name: 'unit.numbered-runs.v1', groupsEventsOfAKey: true });
 const policy = { maxAttempts: 3, initialBackoffMs: 1, maxBackoffMs: 2 };
+
+/** A grouped message of the events `values`, as TracedKafkaPublisher sends it. */
+const grouped = (offset: number, ...values: number[]): RawMessage => ({
+  key: 'k',
+  value: JSON.stringify(values.map((n) => ({ n }))),
+  headers: { [EventCountHeader]: String(values.length), traceparent: 'tp' },
+  offset: String(offset),
+});
 
 const messages = (...values: (number | string)[]): RawMessage[] =>
   values.map((value, offset) => ({
@@ -110,6 +120,70 @@ describe('deliverBatch', () => {
     expect(letters.map((letter) => [letter.message.offset, letter.attempts])).toEqual([['1', 2]]);
   });
 
+  it('hands out every event of a grouped message, in order, with the message offset', async () => {
+    const handle = jest.fn(async (_events: readonly ConsumedEvent<Numbered>[]) => undefined);
+    await deliverBatch(
+      {
+        topic: groupingTopic.name,
+        partition: 0,
+        messages: [grouped(0, 1, 2), ...messages(3).map((m) => ({ ...m, offset: '1' }))],
+      },
+      { topic: groupingTopic, group: 'g', handle, deadLetter: jest.fn() },
+      policy,
+    );
+    expect(handle.mock.calls[0][0]).toEqual([
+      expect.objectContaining({ payload: { n: 1 }, offset: '0' }),
+      expect.objectContaining({ payload: { n: 2 }, offset: '0' }),
+      expect.objectContaining({ payload: { n: 3 }, offset: '1' }),
+    ]);
+  });
+
+  it('dead-letters the one failing event of a grouped message as a message of its own', async () => {
+    const handled: number[] = [];
+    const letters: DeadLetter[] = [];
+    await deliverBatch(
+      { topic: groupingTopic.name, partition: 0, messages: [grouped(7, 1, 2, 3)] },
+      {
+        topic: groupingTopic,
+        group: 'g',
+        handle: async (events) => {
+          if (events.some((event) => event.payload.n === 2)) throw new Error('bad 2');
+          handled.push(...events.map((event) => event.payload.n));
+        },
+        deadLetter: async (_topic, _partition, batch) => void letters.push(...batch),
+      },
+      policy,
+    );
+    expect(handled).toEqual([1, 3]);
+    expect(letters).toHaveLength(1);
+    expect(letters[0].message).toEqual({
+      key: 'k',
+      value: '{"n":2}',
+      headers: { traceparent: 'tp' },
+      offset: '7',
+    });
+  });
+
+  it('dead-letters a grouped message whole when one of its events cannot be decoded', async () => {
+    const handle = jest.fn(async () => undefined);
+    const letters: DeadLetter[] = [];
+    const message = { ...grouped(4, 1), value: JSON.stringify([{ n: 1 }, { n: 'two' }]) };
+    await deliverBatch(
+      { topic: groupingTopic.name, partition: 0, messages: [message] },
+      {
+        topic: groupingTopic,
+        group: 'g',
+        handle,
+        deadLetter: async (_t, _p, batch) => void letters.push(...batch),
+      },
+      policy,
+    );
+    expect(handle).not.toHaveBeenCalled();
+    expect(letters.map((letter) => [letter.message, String(letter.error)])).toEqual([
+      [message, expect.stringContaining('event 1: n')],
+    ]);
+  });
+
   it('gives up without committing when the consumer is stopping', async () => {
     await expect(
       deliverBatch(
@@ -126,6 +200,34 @@ describe('deliverBatch', () => {
         policy,
       ),
     ).rejects.toBeInstanceOf(DeliveryAbortedError);
+  });
+});
+
+describe('chunkByEvents', () => {
+  const sized = (...counts: number[]) =>
+    counts.map((count) => ({
+      headers: (count > 1 ? { [EventCountHeader]: String(count) } : {}) as MessageHeaders,
+      count,
+    }));
+  const counts = (chunks: { count: number }[][]) =>
+    chunks.map((chunk) => chunk.map((message) => message.count));
+
+  it('fills chunks up to the events allowed, never splitting a message', () => {
+    expect(counts(chunkByEvents(sized(1, 1, 1, 1, 1), 2))).toEqual([[1, 1], [1, 1], [1]]);
+    expect(counts(chunkByEvents(sized(10, 10, 1, 5, 10, 5), 20))).toEqual([[10, 10], [1, 5, 10], [5]]);
+  });
+
+  it('gives a message larger than the limit a chunk of its own', () => {
+    expect(counts(chunkByEvents(sized(1, 30, 1), 20))).toEqual([[1], [30], [1]]);
+  });
+
+  it('counts a message without a usable count header as one event', () => {
+    const odd: { headers: MessageHeaders }[] = [
+      { headers: { [EventCountHeader]: 'x' } },
+      { headers: { [EventCountHeader]: '-3' } },
+      { headers: {} },
+    ];
+    expect(chunkByEvents(odd, 2).map((chunk) => chunk.length)).toEqual([2, 1]);
   });
 });
 

@@ -1,5 +1,5 @@
-import { DeadLetterHeaders, decodeEvent, TopicSpec } from '@fleet/contracts';
-import { ConsumedEvent, RawBatch, RawMessage } from './message';
+import { DeadLetterHeaders, decodeEvents, EventCountHeader, TopicSpec } from '@fleet/contracts';
+import { ConsumedEvent, MessageHeaders, RawBatch, RawMessage } from './message';
 
 export interface RetryPolicy {
   /** Attempts per batch (and per isolated event) before an event is dead-lettered. */
@@ -120,6 +120,56 @@ async function attempt<T extends object>(
 }
 
 /**
+ * One event of a grouped message as a message of its own, for its dead letter: the handler failed on
+ * this event alone, so only it goes to the dead-letter topic (the others of its message were handled).
+ */
+function asSingleMessage(message: RawMessage, payload: object): RawMessage {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { [EventCountHeader]: count, ...headers } = message.headers;
+  return { ...message, value: JSON.stringify(payload), headers };
+}
+
+/**
+ * The number of events a message holds, from its header (a grouped message) or 1, so that chunks can
+ * be sized in events before decoding.
+ */
+export function eventCountOf(message: { headers: MessageHeaders }): number {
+  return eventCount(message.headers[EventCountHeader]);
+}
+
+/** The events a message holds, from the value of its {@link EventCountHeader} (absent: 1). */
+export function eventCount(header: string | undefined): number {
+  const count = Number(header);
+  return Number.isInteger(count) && count > 1 ? count : 1;
+}
+
+/**
+ * Consecutive chunks of a partition's messages with at most `maxEvents` events each (a message is never
+ * split, and one larger than that is a chunk alone), so that a handler's batch size holds in events
+ * whether its topic groups them or not.
+ */
+export function chunkByEvents<M extends { headers: MessageHeaders }>(
+  messages: readonly M[],
+  maxEvents: number,
+): M[][] {
+  const chunks: M[][] = [];
+  let current: M[] = [];
+  let events = 0;
+  for (const message of messages) {
+    const count = eventCountOf(message);
+    if (current.length > 0 && events + count > maxEvents) {
+      chunks.push(current);
+      current = [];
+      events = 0;
+    }
+    current.push(message);
+    events += count;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/**
  * Hands one partition's batch to a handler with at-least-once semantics that never let a poison message
  * block the partition: undecodable messages are dead-lettered at once (they can never succeed); a failing
  * batch is retried with backoff, then split so that only the events that keep failing are dead-lettered;
@@ -136,18 +186,23 @@ export async function deliverBatch<T extends object>(
   const sourceOf = new Map<ConsumedEvent<T>, RawMessage>();
 
   for (const message of batch.messages) {
+    let payloads: T[];
     try {
+      payloads = decodeEvents(target.topic, message.value);
+    } catch (error) {
+      deadLetters.push({ message, error, attempts: 0 });
+      continue;
+    }
+    for (const payload of payloads) {
       const event: ConsumedEvent<T> = {
         key: message.key ?? '',
-        payload: decodeEvent(target.topic, message.value),
+        payload,
         headers: message.headers,
         partition: batch.partition,
         offset: message.offset,
       };
       events.push(event);
-      sourceOf.set(event, message);
-    } catch (error) {
-      deadLetters.push({ message, error, attempts: 0 });
+      sourceOf.set(event, payloads.length === 1 ? message : asSingleMessage(message, payload));
     }
   }
 

@@ -33,6 +33,13 @@ const contractTopic: TopicSpec<ContractEventV1> = defineTopic({
   keyDescription: 'stream',
 });
 
+/** The same events on a topic that groups a key's events into one message (Kafka transports). */
+const runsTopic: TopicSpec<ContractEventV1> = defineTopic({
+  ...contractTopic,
+  name: 'contract.runs.v1',
+  groupsEventsOfAKey: true,
+});
+
 /** `count` events per stream, interleaved across streams, keyed by stream. */
 function events(streams: string[], count: number, firstSeq = 0) {
   return Array.from({ length: count }, (_, i) => firstSeq + i).flatMap((seq) =>
@@ -67,7 +74,7 @@ describe.each(transports)('event transport contract: $name', (transport) => {
   let harness: TransportHarness;
 
   beforeEach(async () => {
-    harness = await transport.create([contractTopic as TopicSpec<object>]);
+    harness = await transport.create([contractTopic, runsTopic] as TopicSpec<object>[]);
   });
 
   afterEach(async () => {
@@ -88,6 +95,46 @@ describe.each(transports)('event transport contract: $name', (transport) => {
       const seqs = recorder.seen.filter((event) => event.stream === stream).map((event) => event.seq);
       expect(seqs).toEqual(Array.from({ length: 100 }, (_, i) => i));
     }
+  });
+
+  it('delivers grouped events once each, in the order of their key, in chunks of whole messages', async () => {
+    const recorder = new Recorder();
+    const chunks: number[] = [];
+    await harness.consume(
+      runsTopic,
+      'runs',
+      async (batch) => {
+        chunks.push(batch.events.length);
+        recorder.record(batch);
+      },
+      { maxBatchSize: 30 },
+    );
+    const streams = ['a', 'b', 'c'];
+    // Each publish holds 20 events of each stream: one message per stream on the Kafka transports.
+    for (let round = 0; round < 4; round++) {
+      await harness.publisher.publish(runsTopic, events(streams, 20, round * 20));
+    }
+    await recorder.waitForCount(240);
+    for (const stream of streams) {
+      const seqs = recorder.seen.filter((event) => event.stream === stream).map((event) => event.seq);
+      expect(seqs).toEqual(Array.from({ length: 80 }, (_, i) => i));
+    }
+    expect(Math.max(...chunks)).toBeLessThanOrEqual(30);
+  });
+
+  it('dead-letters the one event of a grouped message that keeps failing, and handles the rest', async () => {
+    const recorder = new Recorder();
+    await harness.consume(runsTopic, 'runs-poison', async (batch) => {
+      if (batch.events.some((event) => event.payload.seq === 3)) throw new Error('cannot handle seq 3');
+      recorder.record(batch);
+    });
+    await harness.publisher.publish(runsTopic, events(['p'], 8));
+    const [letter] = await harness.deadLetters(runsTopic, 1);
+    await recorder.waitForCount(7);
+    expect(recorder.seen.map((event) => event.seq)).toEqual([0, 1, 2, 4, 5, 6, 7]);
+    expect(JSON.parse(letter.value)).toEqual({ stream: 'p', seq: 3 });
+    expect(letter.key).toBe('p');
+    expect(letter.headers[DeadLetterHeaders.sourceTopic]).toBe(runsTopic.name);
   });
 
   it('gives every consumer group every event', async () => {

@@ -46,12 +46,6 @@ export interface KafkaEventServerOptions {
   metrics?: FleetMetrics;
 }
 
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
-
 /**
  * The registrations by consumer group. A per-process group must not share partitions with other
  * replicas: its name gets this process's id.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { EventCountHeader } from '@fleet/contracts';
 import { Logger } from '@nestjs/common';
 import { namespaced } from '../../config/service-config';
-import { DeliveryAbortedError, deliverBatch } from '../delivery';
+import { DeliveryAbortedError, deliverBatch, eventCount } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
 import {
   ConsumerLagSeries,
@@ -40,6 +41,8 @@ const BUFFERED_BATCHES = 4;
 /** How long a stream that failed waits before it is opened again, and a chunk whose dead letters failed. */
 const RESTART_DELAY_MS = 1_000;
 
+const eventsIn = (message: ConsumedMessage): number => eventCount(message.headers.get(EventCountHeader));
+
 function toRawMessage(message: ConsumedMessage): RawMessage {
   const headers: Record<string, string> = {};
   for (const [name, value] of message.headers) headers[name] = value;
@@ -75,7 +78,7 @@ interface Subscription {
   consumer: GroupConsumer;
   stream?: Stream;
   queues: Map<number, PartitionQueue>;
-  /** Messages in all its queues. */
+  /** Events in all its queues (a grouped message counts as its events). */
   waiting: number;
 }
 
@@ -203,7 +206,8 @@ export class PlatformaticEventServer extends EventServer {
       }
       const queue = this.queueOf(subscription, message.partition);
       queue.waiting.push(message);
-      if (++subscription.waiting >= limit) stream.pause();
+      subscription.waiting += eventsIn(message);
+      if (subscription.waiting >= limit) stream.pause();
       this.schedule(subscription, queue);
     });
     stream.on('error', (error: Error) => {
@@ -286,12 +290,19 @@ export class PlatformaticEventServer extends EventServer {
   private async drain(subscription: Subscription, queue: PartitionQueue): Promise<void> {
     const { registration } = subscription;
     while (!this.stopping && queue.waiting.length > 0) {
+      // Up to maxBatchSize events, whole messages only (one larger than that goes alone).
       const messages: ConsumedMessage[] = [];
-      while (messages.length < registration.maxBatchSize && queue.waiting.length > 0) {
+      let events = 0;
+      while (queue.waiting.length > 0) {
+        const count = eventsIn(queue.waiting[0]);
+        if (messages.length > 0 && events + count > registration.maxBatchSize) break;
         const message = queue.waiting.shift()!;
-        subscription.waiting--;
+        subscription.waiting -= count;
         // Fetched again after a rejoin, but already handed to the handler.
-        if (queue.next === undefined || message.offset >= queue.next) messages.push(message);
+        if (queue.next === undefined || message.offset >= queue.next) {
+          messages.push(message);
+          events += count;
+        }
       }
       if (messages.length === 0) continue;
       const last = messages[messages.length - 1];

@@ -11,10 +11,9 @@ import {
 } from 'kafkajs';
 import { namespaced } from '../../config/service-config';
 import { BatchCoalescer } from '../batch-coalescer';
-import { DeliveryAbortedError, deliverBatch } from '../delivery';
+import { chunkByEvents, DeliveryAbortedError, deliverBatch } from '../delivery';
 import { ConsumerRegistration, EventServer } from '../event-server';
 import {
-  chunk,
   ConsumerLagSeries,
   DEFAULT_SESSION_TIMEOUT_MS,
   FETCH_MAX_WAIT_MS,
@@ -156,14 +155,14 @@ export class KafkaEventServer extends EventServer {
           const beforeFirst = (BigInt(first) - 1n).toString();
           this.recordLag(group, registration.topic.name, batch.partition, batch.highWatermark, beforeFirst);
         }
-        for (const messages of chunk(batch.messages, registration.maxBatchSize)) {
+        for (const messages of chunkByEvents(batch.messages.map(toRawMessage), registration.maxBatchSize)) {
           if (!isRunning() || isStale() || this.stopping) return;
           try {
             await deliverBatch(
               {
                 topic: registration.topic.name,
                 partition: batch.partition,
-                messages: messages.map(toRawMessage),
+                messages,
               },
               kafkaDeliveryTarget({
                 registration,
