@@ -125,5 +125,15 @@ describe('event codec', () => {
       encodeEvent(topic, { ...position });
       expect(check).toHaveBeenCalledTimes(1);
     });
+
+    it('checks a copy of a checked payload again, and keeps the mark out of the JSON', () => {
+      const check = jest.fn(Topics.positions.check!);
+      const topic = defineTopic({ ...Topics.positions, check });
+      const { payload } = checkForPublish(topic, { ...position });
+      expect(Object.getOwnPropertySymbols(payload)).toHaveLength(1);
+      expect(() => encodeEvent(topic, { ...payload!, lat: 123 })).toThrow(/lat: invalid/);
+      expect(check).toHaveBeenCalledTimes(2);
+      expect(encodeEvent(topic, payload!)).toBe(JSON.stringify(position));
+    });
   });
 });

@@ -183,7 +183,13 @@ export async function deliverBatch<T extends object>(
 ): Promise<void> {
   const deadLetters: DeadLetter[] = [];
   const events: ConsumedEvent<T>[] = [];
-  const sourceOf = new Map<ConsumedEvent<T>, RawMessage>();
+  // Where each event came from: its message, and for an event of a grouped message its payload, from
+  // which its own dead letter is made only if it comes to that.
+  const sourceOf = new Map<ConsumedEvent<T>, { message: RawMessage; grouped?: T }>();
+  const letterOf = (event: ConsumedEvent<T>): RawMessage => {
+    const { message, grouped } = sourceOf.get(event)!;
+    return grouped ? asSingleMessage(message, grouped) : message;
+  };
 
   for (const message of batch.messages) {
     let payloads: T[];
@@ -202,7 +208,7 @@ export async function deliverBatch<T extends object>(
         offset: message.offset,
       };
       events.push(event);
-      sourceOf.set(event, payloads.length === 1 ? message : asSingleMessage(message, payload));
+      sourceOf.set(event, payloads.length === 1 ? { message } : { message, grouped: payload });
     }
   }
 
@@ -210,14 +216,14 @@ export async function deliverBatch<T extends object>(
     const whole = await attempt(target, events, policy);
     if (!whole.ok) {
       if (events.length === 1) {
-        deadLetters.push({ message: sourceOf.get(events[0])!, error: whole.error, attempts: whole.attempts });
+        deadLetters.push({ message: letterOf(events[0]), error: whole.error, attempts: whole.attempts });
       } else {
         // Isolate the poison: retry each event alone, in order, so the healthy ones still get applied.
         for (const event of events) {
           const single = await attempt(target, [event], policy);
           if (!single.ok) {
             deadLetters.push({
-              message: sourceOf.get(event)!,
+              message: letterOf(event),
               error: single.error,
               attempts: whole.attempts + single.attempts,
             });
