@@ -49,7 +49,7 @@ export class InsightProjectionQueries {
     // vehicle_rest_hours (what battery health reads; the hour is UTC whatever the session's zone).
     await manager.query(
       `WITH input AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, quarter timestamptz, distance_m float8,
+         SELECT * FROM json_to_recordset($1::json) AS row(vehicle_id int, quarter timestamptz, distance_m float8,
               driving_s float8, speeding_s float8, idle_s float8, rest_count int, rest_sum_v float8, rest_last_v real,
               rest_last_at timestamptz, crank_count int, crank_min_v real, starts int)),
        activity AS (
@@ -88,7 +88,7 @@ export class InsightProjectionQueries {
   async keepDrivingEvents(manager: EntityManager, rows: readonly DrivingEventRow[]): Promise<void> {
     await manager.query(
       `INSERT INTO query.driving_events AS de (vehicle_id, occurred_at, kind, severity, peak, speed_kmh)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, occurred_at timestamptz, kind text,
+       SELECT * FROM json_to_recordset($1::json) AS row(vehicle_id int, occurred_at timestamptz, kind text,
             severity text, peak real, speed_kmh real)
        ON CONFLICT (vehicle_id, occurred_at, kind) DO UPDATE SET
          severity = CASE WHEN EXCLUDED.peak > de.peak THEN EXCLUDED.severity ELSE de.severity END,
@@ -102,7 +102,7 @@ export class InsightProjectionQueries {
   async keepEngineCodes(manager: EntityManager, rows: readonly EngineCodeSighting[]): Promise<void> {
     await manager.query(
       `INSERT INTO query.vehicle_engine_codes AS ec (vehicle_id, code, first_seen, last_seen)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS row(vehicle_id int, code text, first_seen timestamptz,
+       SELECT * FROM json_to_recordset($1::json) AS row(vehicle_id int, code text, first_seen timestamptz,
             last_seen timestamptz)
        ON CONFLICT (vehicle_id, code) DO UPDATE SET
          first_seen = LEAST(ec.first_seen, EXCLUDED.first_seen), last_seen = GREATEST(ec.last_seen, EXCLUDED.last_seen)`,
