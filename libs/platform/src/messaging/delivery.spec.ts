@@ -40,6 +40,23 @@ const messages = (...values: (number | string)[]): RawMessage[] =>
     offset: String(offset),
   }));
 
+/** A target that keeps failing any batch holding event 2, recording what it handled and dead-lettered. */
+function failingOnTwo(onTopic: typeof topic) {
+  const handled: number[] = [];
+  const letters: DeadLetter[] = [];
+  const target = {
+    topic: onTopic,
+    group: 'g',
+    handle: async (events: readonly ConsumedEvent<Numbered>[]) => {
+      if (events.some((event) => event.payload.n === 2)) throw new Error('bad 2');
+      handled.push(...events.map((event) => event.payload.n));
+    },
+    deadLetter: async (_topic: string, _partition: number, batch: readonly DeadLetter[]) =>
+      void letters.push(...batch),
+  };
+  return { target, handled, letters };
+}
+
 describe('deliverBatch', () => {
   it('hands the decoded batch to the handler once when it succeeds', async () => {
     const handle = jest.fn(async () => undefined);
@@ -72,19 +89,10 @@ describe('deliverBatch', () => {
   });
 
   it('isolates and dead-letters only the event that keeps failing', async () => {
-    const handled: number[] = [];
-    const letters: DeadLetter[] = [];
+    const { target, handled, letters } = failingOnTwo(topic);
     await deliverBatch(
       { topic: topic.name, partition: 0, messages: messages(1, 2, 3, 'garbage') },
-      {
-        topic,
-        group: 'g',
-        handle: async (events) => {
-          if (events.some((event) => event.payload.n === 2)) throw new Error('bad 2');
-          handled.push(...events.map((event) => event.payload.n));
-        },
-        deadLetter: async (_topic, _partition, batch) => void letters.push(...batch),
-      },
+      target,
       policy,
     );
     expect(handled).toEqual([1, 3]);
@@ -139,19 +147,10 @@ describe('deliverBatch', () => {
   });
 
   it('dead-letters the one failing event of a grouped message as a message of its own', async () => {
-    const handled: number[] = [];
-    const letters: DeadLetter[] = [];
+    const { target, handled, letters } = failingOnTwo(groupingTopic);
     await deliverBatch(
       { topic: groupingTopic.name, partition: 0, messages: [grouped(7, 1, 2, 3)] },
-      {
-        topic: groupingTopic,
-        group: 'g',
-        handle: async (events) => {
-          if (events.some((event) => event.payload.n === 2)) throw new Error('bad 2');
-          handled.push(...events.map((event) => event.payload.n));
-        },
-        deadLetter: async (_topic, _partition, batch) => void letters.push(...batch),
-      },
+      target,
       policy,
     );
     expect(handled).toEqual([1, 3]);

@@ -130,14 +130,9 @@ function asSingleMessage(message: RawMessage, payload: object): RawMessage {
 }
 
 /**
- * The number of events a message holds, from its header (a grouped message) or 1, so that chunks can
- * be sized in events before decoding.
+ * The events a message holds, from the value of its {@link EventCountHeader} (absent: 1), so that
+ * chunks can be sized in events before decoding.
  */
-export function eventCountOf(message: { headers: MessageHeaders }): number {
-  return eventCount(message.headers[EventCountHeader]);
-}
-
-/** The events a message holds, from the value of its {@link EventCountHeader} (absent: 1). */
 export function eventCount(header: string | undefined): number {
   const count = Number(header);
   return Number.isInteger(count) && count > 1 ? count : 1;
@@ -156,7 +151,7 @@ export function chunkByEvents<M extends { headers: MessageHeaders }>(
   let current: M[] = [];
   let events = 0;
   for (const message of messages) {
-    const count = eventCountOf(message);
+    const count = eventCount(message.headers[EventCountHeader]);
     if (current.length > 0 && events + count > maxEvents) {
       chunks.push(current);
       current = [];

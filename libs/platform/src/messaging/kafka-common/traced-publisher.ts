@@ -84,17 +84,18 @@ function records<T extends object>(
   events: readonly OutgoingEvent<T>[],
   traceparents: readonly (string | null | undefined)[],
 ): KafkaRecord[] {
-  const withTrace = events.map((event, index) => {
+  const headersOf = (event: OutgoingEvent<T>, index: number) => {
     const traceparent = traceparents[index];
-    return { ...event, headers: traceparent ? { ...event.headers, traceparent } : event.headers };
-  });
+    return traceparent ? { ...event.headers, traceparent } : event.headers;
+  };
   if (!topic.groupsEventsOfAKey) {
-    return withTrace.map((event) => ({
+    return events.map((event, index) => ({
       key: event.key,
       value: encodeEvent(topic, event.payload),
-      headers: event.headers,
+      headers: headersOf(event, index),
     }));
   }
+  const withTrace = events.map((event, index) => ({ ...event, headers: headersOf(event, index) }));
   return groupRuns(withTrace).map((run) =>
     run.length === 1
       ? { key: run[0].key, value: encodeEvent(topic, run[0].payload), headers: run[0].headers }
