@@ -18,7 +18,7 @@
 #   KAFKA_PORT [9092]  KAFKA_CONTROLLER_PORT [9093]  KAFKA_VERSION [3.9.2]
 #   KAFKA_CACHE_DIR [${XDG_CACHE_HOME:-~/.cache}/fleet-telemetry/kafka-$KAFKA_VERSION]
 #   KAFKA_DATA_DIR  [<repo>/.data/kafka]
-#   KAFKA_HEAP_OPTS [-Xms256m -Xmx512m]  KAFKA_START_TIMEOUT [90] (seconds)
+#   KAFKA_HEAP_OPTS [-Xms1g -Xmx1g]  KAFKA_START_TIMEOUT [90] (seconds)
 #   JAVA_HOME (optional; otherwise `java` from PATH)
 set -euo pipefail
 
@@ -33,7 +33,12 @@ SLF4J_VERSION="1.7.36"
 RELOAD4J_VERSION="1.2.25"
 KAFKA_CACHE_DIR="${KAFKA_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/fleet-telemetry/kafka-$KAFKA_VERSION}"
 KAFKA_DATA_DIR="${KAFKA_DATA_DIR:-$REPO_ROOT/.data/kafka}"
-KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
+# A fixed 1 GB heap (Kafka's own start script's default) and 4 MB G1 regions: with 256-512 MB and
+# 1 MB regions, every produce request over 512 KB (a coalesced send of ingest's positions) was a
+# "humongous" allocation that started a concurrent GC cycle, up to 266 in a minute of the trackers
+# bench, and the broker's CPU swung between 13 % and 38 % of a core from run to run
+# (docs/performance.md, "Tracker ports (issue 29)").
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms1g -Xmx1g}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
@@ -215,7 +220,7 @@ launch_broker() {
   # is the JVM's own pid.
   # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of JVM flags
   nohup setsid "$JAVA" $KAFKA_HEAP_OPTS \
-    -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
+    -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:G1HeapRegionSize=4m -Djava.awt.headless=true \
     -Dlog4j.configuration="file:$LOG4J_FILE" -Dkafka.logs.dir="$LOG_DIR" \
     -cp "$LIBS_DIR/*" kafka.Kafka "$CONFIG_FILE" \
     >"$STDOUT_LOG" 2>&1 </dev/null &

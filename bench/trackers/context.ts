@@ -19,6 +19,8 @@ export interface Settings {
   /** undefined: half the closed loop's end-to-end rate. */
   openRate?: number;
   openSeconds: number;
+  /** Unmeasured open loop at the measured rate first, so that the broker's JIT has compiled its paths. */
+  openWarmupSeconds: number;
   holdSeconds: number;
   pingSeconds: number;
   connectConcurrency: number;

@@ -7,8 +7,9 @@
  *      the records acknowledged in the step divided by the time from the step's start until
  *      query.positions (query-api's history) holds them all, polled after the step (PositionCounter:
  *      the rows added since the last poll, not count(*) of the whole table);
- *   2. open loop at `--open-rate` records/s (default: half the closed loop's end-to-end rate) for
- *      `--open-seconds`: acknowledgement latency from the packet's write, and from its schedule.
+ *   2. open loop at `--open-rate` records/s (default: half the closed loop's end-to-end rate),
+ *      `--open-warmup` seconds unmeasured, then `--open-seconds` measured: acknowledgement latency
+ *      from the packet's write, and from its schedule.
  *
  * An acknowledgement is sent only once the records are durably held (Kafka acked, or the embedded
  * in-process log committed), so the acknowledged rate is the ingest path's and the stored rate the
@@ -62,6 +63,14 @@ export async function throughputPhase(ctx: Context) {
   );
 
   const openRate = settings.openRate ?? Math.round(endToEnd / 2);
+  if (settings.openWarmupSeconds > 0) {
+    log(`throughput: open-loop warm-up at ${openRate} records/s for ${settings.openWarmupSeconds} s`);
+    const warm = await generators.openLoop(senders, openRate, settings.openWarmupSeconds, records);
+    ctx.acknowledged += warm.recordsAcknowledged;
+    const warmStored = await waitStored(ctx, ctx.acknowledged, performance.now());
+    if (!warmStored.complete)
+      throw new Error(`only ${warmStored.stored} of ${ctx.acknowledged} positions were stored`);
+  }
   log(`throughput: open loop at ${openRate} records/s for ${settings.openSeconds} s`);
   storedBefore = await storedPositions(ctx);
   await generators.status();
