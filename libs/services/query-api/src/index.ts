@@ -12,6 +12,7 @@ export { normalizeTags, MAX_TAGS_PER_VEHICLE, MAX_TAG_LENGTH } from './vehicles/
 export { createRegistryAdmin } from './admin/registry-admin';
 export { NEAREST_ANCHOR_SLACK_DEGREES } from './positions/nearest-anchor';
 export { InsightRetention } from './insights/insight-retention';
+export { PositionHistory } from './positions/position-history';
 export { StreamService } from './live/stream.service';
 // The read paths bench/query's bare server runs without the framework (the same SQL, fed a pg pool).
 export { LastPositionQueries } from './last-positions/last-position.queries';

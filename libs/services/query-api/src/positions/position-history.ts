@@ -48,7 +48,11 @@ export class PositionHistory {
       readings: readingsOf(event),
     }));
     const inserted = await this.queries.appendHistory(manager ?? this.dataSource.manager, rows);
-    const fresh = new Set(inserted.map((row) => `${row.vehicle_id}@${new Date(row.fix_time).getTime()}`));
-    return events.filter((event) => fresh.has(`${event.vehicleId}@${new Date(event.fixTime).getTime()}`));
+    // A row the insert skipped (its vehicle and fix time already stored, or taken by an earlier
+    // event of this batch) returns nothing, so only the events whose own row was written are new,
+    // each once (a copy of the same event later in the batch is not). PostgreSQL writes a uuid in
+    // lower case.
+    const fresh = new Set(inserted.map((row) => row.event_id));
+    return events.filter((event) => fresh.delete(event.eventId.toLowerCase()));
   }
 }

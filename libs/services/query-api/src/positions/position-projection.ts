@@ -177,16 +177,16 @@ export class PositionProjection {
     current: CurrentRow | undefined,
     device: DeviceState,
   ): LastPositionUpdate {
-    const lastSeenAt = new Date(
-      Math.max(
-        current ? new Date(current.last_seen_at).getTime() : 0,
-        ...events.map((event) => new Date(event.receivedAt).getTime()),
-      ),
-    );
+    let lastSeenMs = current ? new Date(current.last_seen_at).getTime() : 0;
+    for (const event of events) lastSeenMs = Math.max(lastSeenMs, Date.parse(event.receivedAt));
+    const lastSeenAt = new Date(lastSeenMs);
     const after = current ? new Date(current.fix_time).getTime() : -Infinity;
+    // Each fix time parsed once (the sort's comparisons parsed two a call: 3 % of query-api's CPU).
     const newer = events
-      .filter((event) => new Date(event.fixTime).getTime() > after)
-      .sort((a, b) => new Date(a.fixTime).getTime() - new Date(b.fixTime).getTime());
+      .map((event) => ({ event, fixMs: Date.parse(event.fixTime) }))
+      .filter(({ fixMs }) => fixMs > after)
+      .sort((a, b) => a.fixMs - b.fixMs)
+      .map(({ event }) => event);
     const trips: CompletedTrip[] = [];
     let motion: StoredMotion = current?.motion;
     const insights = this.insights.advance(vehicleId, current?.insight_state, newer);

@@ -20,10 +20,9 @@ export interface HistoryRow {
   readings: PositionReadingsV1;
 }
 
-/** The key of a history row the insert stored (not there before). */
+/** A history row the insert stored (not there before), by its event's id. */
 export interface AppendedRow {
-  vehicle_id: number;
-  fix_time: Date;
+  event_id: string;
 }
 
 /** A vehicle's stored last position as the projection reads it, locked, before applying a batch. */
@@ -80,7 +79,8 @@ export class PositionQueries {
   /**
    * Inserts history rows (one statement, the rows as one JSON document: PostgreSQL unpacks it), first
    * write wins per vehicle and fix time, each stamped with the inserting transaction (`accepted_xid`,
-   * the live stream's order); the keys of the rows that were new.
+   * the live stream's order); the event ids of the rows that were new (an id, not the key: no
+   * timestamp to parse back per row).
    *
    * The document is unpacked as `json`, with each row's jsonb columns cast from their own text: on
    * PostgreSQL 15, `jsonb_to_recordset` over a 1,000-row document took 32 ms even for one column, and
@@ -96,7 +96,7 @@ export class PositionQueries {
          FROM json_to_recordset($1::json) AS row(vehicle_id int, fix_time timestamptz, event_id uuid,
               received_at timestamptz, lat float8, lng float8, speed_kmh real, course smallint, ignition bool, readings json)
        ON CONFLICT (vehicle_id, fix_time) DO NOTHING
-       RETURNING vehicle_id, fix_time`,
+       RETURNING event_id`,
       [JSON.stringify(rows)],
     );
   }
