@@ -24,6 +24,13 @@ export const THROUGHPUT_TARGET = {
   openLoopAckP99Ms: 100,
 };
 
+/** Waits until everything acknowledged so far is stored, before a measured step starts. */
+async function allStored(ctx: Context): Promise<void> {
+  const settled = await waitStored(ctx, ctx.acknowledged, performance.now());
+  if (!settled.complete)
+    throw new Error(`only ${settled.stored} of ${ctx.acknowledged} positions were stored`);
+}
+
 export async function throughputPhase(ctx: Context) {
   const { setup, generators, settings } = ctx;
   const senders = setup.vehicles.slice(0, settings.senders).map((vehicle) => vehicle.imei);
@@ -39,10 +46,7 @@ export async function throughputPhase(ctx: Context) {
       `throughput: warm-up acknowledged ${warm.recordsAcknowledged} records; waiting until they are stored`,
     );
   }
-  // Everything acknowledged so far is stored before the measured step starts.
-  const settled = await waitStored(ctx, ctx.acknowledged, performance.now());
-  if (!settled.complete)
-    throw new Error(`only ${settled.stored} of ${ctx.acknowledged} positions were stored`);
+  await allStored(ctx);
 
   log(`throughput: closed loop, ${senders.length} senders × ${records} records, ${settings.seconds} s`);
   let storedBefore = await storedPositions(ctx);
@@ -67,9 +71,7 @@ export async function throughputPhase(ctx: Context) {
     log(`throughput: open-loop warm-up at ${openRate} records/s for ${settings.openWarmupSeconds} s`);
     const warm = await generators.openLoop(senders, openRate, settings.openWarmupSeconds, records);
     ctx.acknowledged += warm.recordsAcknowledged;
-    const warmStored = await waitStored(ctx, ctx.acknowledged, performance.now());
-    if (!warmStored.complete)
-      throw new Error(`only ${warmStored.stored} of ${ctx.acknowledged} positions were stored`);
+    await allStored(ctx);
   }
   log(`throughput: open loop at ${openRate} records/s for ${settings.openSeconds} s`);
   storedBefore = await storedPositions(ctx);
