@@ -1,3 +1,4 @@
+import { instantMs, isoInstant } from '@fleet/contracts';
 import { initialMotionCore, MotionCore, qualifiesAsTrip, stepMotion } from './motion-core';
 import { MotionPoint } from './motion-point';
 import { MotionSettings, resolveMotionSettings } from './settings';
@@ -50,8 +51,8 @@ export interface MotionState {
   core: MotionCore;
 }
 
-const iso = (epochMs: number): string => new Date(epochMs).toISOString();
-const ms = (time: string | null): number | null => (time === null ? null : Date.parse(time));
+const iso = isoInstant;
+const ms = (time: string | null): number | null => (time === null ? null : instantMs(time));
 
 /** A stored state this code can continue from (a jsonb value may predate the current shape). */
 export function isCurrentMotionState(value: unknown): value is MotionState {
@@ -78,7 +79,7 @@ export function advanceMotionState(
   const resolved = resolveMotionSettings(settings);
   const before = isCurrentMotionState(state) ? state : undefined;
   const t = point.fixTime.getTime();
-  if (before && t <= Date.parse(before.fixTime)) return before;
+  if (before && t <= instantMs(before.fixTime)) return before;
 
   const step = stepMotion(before?.core ?? initialMotionCore(), point, resolved);
   const { core, closed, moving } = step;

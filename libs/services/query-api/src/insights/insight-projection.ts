@@ -18,6 +18,12 @@ import {
   InsightProjectionQueries,
 } from './insight-projection.queries';
 
+/** A fix with its fix time in epoch milliseconds, read once from its text. */
+export interface TimedFix {
+  event: PositionReportedV1;
+  fixMs: number;
+}
+
 /** One vehicle's insights from the fixes of a batch that advanced its last position. */
 export interface VehicleInsights {
   vehicleId: number;
@@ -54,12 +60,11 @@ export class InsightProjection {
   }
 
   /** Pure: `fixes` are the vehicle's fixes newer than its last position, in fix-time order. */
-  advance(vehicleId: number, stored: unknown, fixes: readonly PositionReportedV1[]): VehicleInsights {
+  advance(vehicleId: number, stored: unknown, fixes: readonly TimedFix[]): VehicleInsights {
     let state = storedState(stored);
     const activity = new Map<number, ActivityFigures>();
     const events = new Map<string, DrivingEventObservation>();
-    for (const fix of fixes) {
-      const timeMs = new Date(fix.fixTime).getTime();
+    for (const { event: fix, fixMs: timeMs } of fixes) {
       const step = advanceInsights(
         state,
         {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { checkForPublish, PositionReportedV1, ReportProtocol, Topics } from '@fleet/contracts';
+import {
+  checkForPublish,
+  instantMs,
+  isoInstant,
+  PositionReportedV1,
+  ReportProtocol,
+  Topics,
+} from '@fleet/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
 import { applyClockOffset } from '../device-settings/clock-offset';
@@ -38,6 +45,13 @@ export interface IntakeOptions {
    * reach is answered as an unknown device, so that a token cannot probe other tenants' IMEIs.
    */
   mayReport?: (device: RegisteredDevice) => boolean;
+}
+
+/** How a device's reports arrived, the same for each of them. */
+interface Arrival {
+  protocol: ReportProtocol;
+  receivedAt: Date;
+  clockOffsetSeconds: number;
 }
 
 /** What became of the reports handed to the intake. */
@@ -87,8 +101,8 @@ export class PositionIntakeService {
       if (device === undefined || (mayReport && !mayReport(device))) {
         throw new RejectedReport('unknown-device', index, 'deviceId', `unknown device "${report.deviceId}"`);
       }
-      const offset = settings.get(device.vehicleId)?.clockOffsetSeconds ?? 0;
-      return this.toEvent(report, device.vehicleId, protocol, receivedAt, index, offset);
+      const clockOffsetSeconds = settings.get(device.vehicleId)?.clockOffsetSeconds ?? 0;
+      return this.toEvent(report, device.vehicleId, { protocol, receivedAt, clockOffsetSeconds }, index);
     });
     return this.publishPlausible(events, reports);
   }
@@ -109,9 +123,10 @@ export class PositionIntakeService {
     const usableReports: NormalizedReport[] = [];
     const usableIndexes: number[] = [];
     const { clockOffsetSeconds } = await this.settings.of(vehicleId);
+    const arrival: Arrival = { protocol, receivedAt, clockOffsetSeconds };
     reports.forEach((report, index) => {
       try {
-        usable.push(this.toEvent(report, vehicleId, protocol, receivedAt, index, clockOffsetSeconds));
+        usable.push(this.toEvent(report, vehicleId, arrival, index));
         usableReports.push(report);
         usableIndexes.push(index);
       } catch (error) {
@@ -138,15 +153,16 @@ export class PositionIntakeService {
     events: readonly PositionReportedV1[],
     reports: readonly NormalizedReport[],
   ): Promise<IntakeOutcome> {
+    const fixTimesMs = events.map((event) => instantMs(event.fixTime));
     const order = events.map((_, index) => index);
-    order.sort((a, b) => Date.parse(events[a].fixTime) - Date.parse(events[b].fixTime));
+    order.sort((a, b) => fixTimesMs[a] - fixTimesMs[b]);
     const published = events.map(() => false);
     const refused: IntakeOutcome['refused'] = {};
     for (const index of order) {
       const event = events[index];
       const verdict = this.filter.judge({
         vehicleId: event.vehicleId,
-        fixTimeMs: Date.parse(event.fixTime),
+        fixTimeMs: fixTimesMs[index],
         lat: event.lat,
         lng: event.lng,
         satellites: event.satellites,
@@ -172,10 +188,8 @@ export class PositionIntakeService {
   private toEvent(
     report: NormalizedReport,
     vehicleId: number,
-    protocol: ReportProtocol,
-    receivedAt: Date,
+    { protocol, receivedAt, clockOffsetSeconds }: Arrival,
     index: number,
-    clockOffsetSeconds: number,
   ): PositionReportedV1 {
     const fixTime = report.fixTime ? applyClockOffset(report.fixTime, clockOffsetSeconds) : receivedAt;
     this.checkFixTime(fixTime, receivedAt, index);
@@ -187,8 +201,8 @@ export class PositionIntakeService {
         eventId: randomUUID(),
         vehicleId,
         imei: report.deviceId,
-        fixTime: fixTime.toISOString(),
-        receivedAt: receivedAt.toISOString(),
+        fixTime: isoInstant(fixTime.getTime()),
+        receivedAt: isoInstant(receivedAt.getTime()),
         lat: report.lat,
         lng: report.lng,
         protocol,
