@@ -118,7 +118,7 @@ export class TeltonikaDevice {
   }
 
   private received(chunk: Buffer): void {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     for (;;) {
       // A command frame starts with its four zero bytes; anything else is an answer to the device.
       const command = this.buffer.length >= 4 && this.buffer.readUInt32BE(0) === 0;
