@@ -28,7 +28,7 @@ export interface TeltonikaDeviceOptions {
  * and answers Codec 12 commands. Its bytes come from @fleet/trackers' device-side encoders.
  */
 export class TeltonikaDevice {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private waiting?: {
     expect: 'login' | 'ack';
     resolve: (value: number) => void;
