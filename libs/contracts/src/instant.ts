@@ -43,7 +43,7 @@ export function IsInstantText(options?: ValidationOptions): PropertyDecorator {
  * path (ingest, the projections) format and read them several times an event; V8's own
  * `toISOString` and `Date.parse` took 0.6-1.3 µs a call on the 2-core machine, 5-10 % of those
  * services' CPU at tracker rates (docs/performance.md, "Tracker ports"). The two functions below do
- * the canonical form in plain arithmetic, a day's date part computed once, and leave every other form
+ * the canonical form in plain arithmetic, each day's date part computed once, and leave every other form
  * to `Date` (instant.spec.ts holds them to `Date`'s answers).
  */
 
@@ -73,28 +73,33 @@ export function isCanonicalInstant(value: unknown): value is string {
   );
 }
 
-/** The last day read or written, so that the texts of one day compute their date part once. */
-let lastDay = { text: '', startMs: NaN, number: NaN };
+/**
+ * The date parts of the days seen lately, both ways: a position carries two instants that may fall on
+ * different days (a fix buffered overnight, or read a day later), so one remembered day would be
+ * computed again on every call. Cleared when full: a few days are in use at any time.
+ */
+const MAX_DAYS_REMEMBERED = 64;
+/** Day number since the epoch → its `YYYY-MM-DDT`. */
+const dayTexts = new Map<number, string>();
+/** `YYYYMMDD` as a number → the day's first millisecond. */
+const dayStarts = new Map<number, number>();
 
-function dayOf(number: number): { text: string; startMs: number; number: number } {
-  if (number !== lastDay.number) {
-    const startMs = number * DAY_MS;
-    lastDay = { text: new Date(startMs).toISOString().slice(0, 11), startMs, number };
-  }
-  return lastDay;
+function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (map.size >= MAX_DAYS_REMEMBERED) map.clear();
+  map.set(key, value);
+  return value;
 }
 
 /** The milliseconds since the epoch an instant text names: `Date.parse(text)`, faster for the canonical form. */
 export function instantMs(text: string): number {
   if (!isCanonicalInstant(text)) return Date.parse(text);
-  const dayText = text.slice(0, 11);
-  if (dayText !== lastDay.text) {
-    const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
-    const startMs = Date.UTC(year, twoDigits(text, 5) - 1, twoDigits(text, 8));
-    lastDay = { text: dayText, startMs, number: startMs / DAY_MS };
-  }
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const key = year * 10_000 + month * 100 + day;
+  const startMs = dayStarts.get(key) ?? remember(dayStarts, key, Date.UTC(year, month - 1, day));
   return (
-    lastDay.startMs +
+    startMs +
     twoDigits(text, 11) * HOUR_MS +
     twoDigits(text, 14) * MINUTE_MS +
     twoDigits(text, 17) * SECOND_MS +
@@ -110,15 +115,18 @@ export function isoInstant(epochMs: number): string {
   if (!Number.isInteger(epochMs) || epochMs < 0 || epochMs >= LAST_CANONICAL_MS) {
     return new Date(epochMs).toISOString();
   }
-  const day = dayOf(Math.floor(epochMs / DAY_MS));
-  let rest = epochMs - day.startMs;
+  const dayNumber = Math.floor(epochMs / DAY_MS);
+  const dayText =
+    dayTexts.get(dayNumber) ??
+    remember(dayTexts, dayNumber, new Date(dayNumber * DAY_MS).toISOString().slice(0, 11));
+  let rest = epochMs - dayNumber * DAY_MS;
   const hours = Math.floor(rest / HOUR_MS);
   rest -= hours * HOUR_MS;
   const minutes = Math.floor(rest / MINUTE_MS);
   rest -= minutes * MINUTE_MS;
   const seconds = Math.floor(rest / SECOND_MS);
   const millis = rest - seconds * SECOND_MS;
-  return `${day.text}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  return `${dayText}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
 
 /** 10000-01-01T00:00:00.000Z, the first instant whose text has more than four year digits. */
