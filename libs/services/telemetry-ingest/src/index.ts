@@ -19,3 +19,6 @@ export {
   type FrameReplayStatus,
   type ListedFrame,
 } from './raw-frames/frame-admin';
+// The position path's per-record parts, for bench/trackers/per-record.ts.
+export { PositionIntakeService } from './positions/position-intake.service';
+export { teltonikaReport } from './teltonika/teltonika-readings';
