@@ -77,6 +77,16 @@ describe('event codec', () => {
       expect(decodeEvents(Topics.positions, Buffer.from(raw))).toEqual([position, second]);
     });
 
+    it("writes a group as its events' own texts in an array, unknown fields dropped", () => {
+      const { payload: checked } = checkForPublish(Topics.positions, { ...second });
+      const unchecked = { ...position, futureField: 'x' };
+      const raw = encodeEvents(Topics.positions, [unchecked, checked!]);
+      expect(raw).toBe(
+        `[${encodeEvent(Topics.positions, unchecked)},${encodeEvent(Topics.positions, checked!)}]`,
+      );
+      expect(raw).not.toContain('futureField');
+    });
+
     it('reads a message of one event as a list of one', () => {
       expect(decodeEvents(Topics.positions, encodeEvent(Topics.positions, position))).toEqual([position]);
     });

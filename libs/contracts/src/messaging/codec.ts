@@ -75,8 +75,12 @@ export function checkForPublish<T extends object>(
 
 /** Produce side: refuse to publish what consumers would have to dead-letter. */
 export function encodeEvent<T extends object>(topic: TopicSpec<T>, payload: T): string {
-  if (checkedTopicOf(payload) === topic) return JSON.stringify(payload);
-  return JSON.stringify(validatePayload(topic, payload));
+  return JSON.stringify(checkedOrValid(topic, payload));
+}
+
+/** The payload itself when `checkForPublish` checked it for this topic; otherwise checked now. */
+function checkedOrValid<T extends object>(topic: TopicSpec<T>, payload: T): T {
+  return checkedTopicOf(payload) === topic ? payload : validatePayload(topic, payload);
 }
 
 /**
@@ -87,7 +91,9 @@ export function encodeEvents<T extends object>(topic: TopicSpec<T>, payloads: re
   if (!topic.groupsEventsOfAKey) {
     throw new Error(`${topic.name} does not group events: publish them one message each`);
   }
-  return `[${payloads.map((payload) => encodeEvent(topic, payload)).join(',')}]`;
+  // One JSON.stringify of the array: the same text as each event's own joined, at about two thirds of
+  // the cost (docs/performance.md, "Tracker ports").
+  return JSON.stringify(payloads.map((payload) => checkedOrValid(topic, payload)));
 }
 
 function parseValue(topic: TopicSpec<object>, raw: string | Buffer | null): unknown {
