@@ -92,8 +92,8 @@ export class ByteWriter {
   uint(value: number, width: 1 | 2 | 4, field: string, reason?: TeltonikaErrorReason): this {
     checkInteger(value, 0, UNSIGNED_MAX[width], field, reason);
     const at = this.reserve(width);
-    // One fixed-width write per width: Buffer's variable-width writeUIntBE was half of the load
-    // generator's CPU (docs/performance.md, "Tracker ports").
+    // One fixed-width write per width: Buffer's variable-width writeUIntBE was half of the CPU of
+    // encoding a packet (docs/performance.md, "Tracker ports").
     if (width === 1) this.buf[at] = value;
     else if (width === 2) this.buf.writeUInt16BE(value, at);
     else this.buf.writeUInt32BE(value, at);
