@@ -273,13 +273,13 @@ interface ChildOutput {
  * publishers still append: some appends are in flight at that moment.
  */
 async function killChildWhen(
-  databaseUrl: string,
+  database: TestDatabase,
   args: string[],
   enough: (output: ChildOutput) => boolean,
 ): Promise<ChildOutput> {
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register', join(__dirname, 'test/durable-publisher.child.ts'), databaseUrl, ...args],
+    ['-r', 'ts-node/register', join(__dirname, 'test/durable-publisher.child.ts'), database.url, ...args],
     {
       cwd: repoRoot,
       env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
@@ -311,6 +311,18 @@ async function killChildWhen(
   );
   if (!killed) throw new Error(`the child exited by itself (${exit}):\n${stderr}`);
   expect(exit).toBe('SIGKILL');
+  // A statement the child sent just before the kill (an offset commit, a delete) still runs to its
+  // end in PostgreSQL: what the test reads next must come after it, so wait until the child's
+  // connections (application_name kill-test-child) are gone.
+  await waitFor(
+    async () => {
+      const { rows } = await database.pool.query<{ open: number }>(
+        `SELECT count(*)::int AS open FROM pg_stat_activity WHERE application_name = 'kill-test-child'`,
+      );
+      return rows[0].open === 0;
+    },
+    { description: "the killed child's PostgreSQL connections to close" },
+  );
   return output;
 }
 
@@ -338,7 +350,7 @@ describe('event transport contract: in-process (durable), process killed', () =>
   });
 
   it('delivers after a restart every message acknowledged before SIGKILL, in order', async () => {
-    const child = await killChildWhen(database.url, [], (output) => output.acked.length >= 3_000);
+    const child = await killChildWhen(database, [], (output) => output.acked.length >= 3_000);
 
     const broker = await reopen(database.url);
     const delivered: string[] = [];
@@ -361,7 +373,7 @@ describe('event transport contract: in-process (durable), process killed', () =>
 
   it('resumes a group from the position it committed before SIGKILL, having deleted only what it committed', async () => {
     const child = await killChildWhen(
-      database.url,
+      database,
       ['--consume', 'sink'],
       (output) => output.acked.length >= 3_000 && output.handled.length >= 1_000 && output.deleted,
     );
