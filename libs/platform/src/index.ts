@@ -23,6 +23,7 @@ export * from './persistence/monthly-partitions';
 export * from './persistence/delete-in-batches';
 export * from './persistence/pg-channel-listener';
 export * from './persistence/projection-wait';
+export * from './persistence/array-literal';
 export * from './persistence/outbox/outbox';
 export * from './persistence/outbox/outbox.schema';
 export * from './persistence/outbox/migrations/1700000000000-create-outbox';

@@ -11,6 +11,7 @@ import { Insights1764900000000 } from './migrations/1764900000000-insights';
 import { InsightIndexes1765000000000 } from './migrations/1765000000000-insight-indexes';
 import { LiveChannels1765200000000 } from './migrations/1765200000000-live-channels';
 import { RestingHours1765300000000 } from './migrations/1765300000000-resting-hours';
+import { HistoryReadingsJson1765400000000 } from './migrations/1765400000000-history-readings-json';
 import {
   DrivingEventRow,
   VehicleActivity,
@@ -56,6 +57,7 @@ export const querySchema: ServiceSchema = {
     InsightIndexes1765000000000,
     LiveChannels1765200000000,
     RestingHours1765300000000,
+    HistoryReadingsJson1765400000000,
   ],
   outbox: true,
 };

@@ -3,14 +3,43 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { QUERY_SCHEMA } from '../query-api.schema.constants';
-import { HistoryRow, PositionQueries } from './positions.queries';
+import { HistoryColumns, PositionQueries } from './positions.queries';
 
-/** The readings kept in the `readings` jsonb column: everything but the columns of their own. */
+/** The readings kept in the `readings` column: everything but the columns of their own. */
 export function readingsOf(event: PositionReportedV1): PositionReadingsV1 {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { eventId, vehicleId, imei, fixTime, receivedAt, lat, lng, speedKmh, course, ignition, ...rest } =
     event;
   return rest;
+}
+
+/** The history rows of `events`, column by column. */
+export function historyColumns(events: readonly PositionReportedV1[]): HistoryColumns {
+  const columns: HistoryColumns = {
+    vehicleIds: [],
+    fixTimes: [],
+    eventIds: [],
+    receivedAt: [],
+    lats: [],
+    lngs: [],
+    speedsKmh: [],
+    courses: [],
+    ignitions: [],
+    readings: [],
+  };
+  for (const event of events) {
+    columns.vehicleIds.push(event.vehicleId);
+    columns.fixTimes.push(event.fixTime);
+    columns.eventIds.push(event.eventId);
+    columns.receivedAt.push(event.receivedAt);
+    columns.lats.push(event.lat);
+    columns.lngs.push(event.lng);
+    columns.speedsKmh.push(event.speedKmh ?? null);
+    columns.courses.push(event.course ?? null);
+    columns.ignitions.push(event.ignition ?? null);
+    columns.readings.push(readingsOf(event));
+  }
+  return columns;
 }
 
 /**
@@ -27,27 +56,18 @@ export class PositionHistory {
   }
 
   /**
-   * One multi-row statement per batch, the rows sent as one JSON document (PostgreSQL unpacks it;
-   * node-postgres's escaping of ten arrays cost more than the insert). Returns the events that were new.
+   * One multi-row statement per batch, the rows sent column by column (PositionQueries.appendHistory).
+   * Returns the events that were new.
    */
   async append(
     events: readonly PositionReportedV1[],
     manager?: EntityManager,
   ): Promise<PositionReportedV1[]> {
     if (events.length === 0) return [];
-    const rows: HistoryRow[] = events.map((event) => ({
-      vehicle_id: event.vehicleId,
-      fix_time: event.fixTime,
-      event_id: event.eventId,
-      received_at: event.receivedAt,
-      lat: event.lat,
-      lng: event.lng,
-      speed_kmh: event.speedKmh ?? null,
-      course: event.course ?? null,
-      ignition: event.ignition ?? null,
-      readings: readingsOf(event),
-    }));
-    const inserted = await this.queries.appendHistory(manager ?? this.dataSource.manager, rows);
+    const inserted = await this.queries.appendHistory(
+      manager ?? this.dataSource.manager,
+      historyColumns(events),
+    );
     // A row the insert skipped (its vehicle and fix time already stored, or taken by an earlier
     // event of this batch) returns nothing, so only the events whose own row was written are new,
     // each once (a copy of the same event later in the batch is not). PostgreSQL writes a uuid in

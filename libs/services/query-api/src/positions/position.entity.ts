@@ -26,8 +26,7 @@ abstract class PositionColumns {
   ignition!: boolean | null;
 
   /** The other readings of the event, as the contract names them. */
-  @Column({ type: 'jsonb', default: () => "'{}'" })
-  readings!: PositionReadingsV1;
+  abstract readings: PositionReadingsV1;
 }
 
 /**
@@ -43,6 +42,10 @@ export class Position extends PositionColumns {
 
   @PrimaryColumn({ name: 'fix_time', type: 'timestamptz' })
   fixTime!: Date;
+
+  /** As written (`json`, not `jsonb`: nothing reads inside them in SQL; decision 0019). */
+  @Column({ type: 'json', default: () => "'{}'" })
+  readings!: PositionReadingsV1;
 
   /** The transaction that stored the row (PositionHistory sets it; null on rows older than the live channels). */
   @Column({
@@ -67,6 +70,10 @@ export class LastPosition extends PositionColumns {
 
   @Column({ name: 'fix_time', type: 'timestamptz' })
   fixTime!: Date;
+
+  /** `jsonb`: the projection and battery health read single readings (door and engine state, voltages). */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  readings!: PositionReadingsV1;
 
   /** Receive time of the latest report of any fix time (a late, older fix still proves the device is online). */
   @Column({ name: 'last_seen_at', type: 'timestamptz' })
