@@ -123,6 +123,21 @@ describe('RawFrameArchive', () => {
     ]);
   });
 
+  it('keeps a frame handled after a later one: later ones in its chunk, an earlier one in the next', async () => {
+    const database = new FakeDatabase();
+    const { archive } = archiveOn(database, { chunkSeconds: 60 });
+    for (const seconds of [10, 12, 11, 9, 13]) archive.keep(frame(seconds));
+    await archive.flush();
+    const chunks = database.rows.map((row) => ({
+      range: [row.receivedAt, row.lastReceivedAt],
+      frames: readFrameChunk(row.receivedAt, row.frames).map((kept) => kept.receivedAt.getTime() - base),
+    }));
+    expect(chunks).toEqual([
+      { range: [new Date(base + 10_000), new Date(base + 12_000)], frames: [10_000, 12_000, 11_000] },
+      { range: [new Date(base + 9_000), new Date(base + 13_000)], frames: [9_000, 13_000] },
+    ]);
+  });
+
   it('copies the bytes it keeps: the port may reuse its buffer', async () => {
     const database = new FakeDatabase();
     const { archive } = archiveOn(database);

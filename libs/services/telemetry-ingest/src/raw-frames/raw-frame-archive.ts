@@ -8,7 +8,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
-import { ChunkFrame, compressFrameChunk, ReceivedFrame } from './frame-chunk';
+import { compressFramePayload, FrameChunkWriter, ReceivedFrame } from './frame-chunk';
 import { ChunkRowIn, RawFrameQueries } from './frames.queries';
 
 /** How often chunks past their time are closed, and a failed write is tried again at the earliest. */
@@ -35,9 +35,13 @@ interface OpenChunk {
   protocol: ReceivedFrame['protocol'];
   imei?: string;
   vehicleId?: number;
-  /** Arrival of its first frame, for its age. */
-  openedAt: number;
-  frames: ChunkFrame[];
+  /** The sender of its first frame. */
+  peer: string;
+  /** Its frames, encoded as they came; `writer.start` (its first frame's arrival) gives its age. */
+  writer: FrameChunkWriter;
+  /** Arrival of its latest frame. */
+  lastAt: number;
+  /** Bytes of its frames (what RAW_FRAMES_BUFFER_MB counts). */
   bytes: number;
 }
 
@@ -96,7 +100,7 @@ export class RawFrameArchive
     await this.sweeper.stop();
     await this.flush();
     this.stopped = true;
-    const lost = this.closed.reduce((count, chunk) => count + chunk.frames.length, 0);
+    const lost = this.closed.reduce((count, chunk) => count + chunk.writer.frames, 0);
     if (lost > 0) {
       this.metrics.rawFramesDropped.inc({ reason: 'unwritten' }, lost);
       this.logger.error({ msg: 'raw frames not written before the stop', frames: lost });
@@ -115,7 +119,12 @@ export class RawFrameArchive
       // Before a login there is no device: such frames are kept together by their sender.
       const key = `${frame.protocol}\u0000${frame.imei ?? `@${frame.peer}`}\u0000${frame.vehicleId ?? ''}`;
       let chunk = this.open.get(key);
-      if (chunk && at - chunk.openedAt >= this.config.rawFrames.chunkSeconds * 1000) {
+      // A frame whose handling ended after a later one's may be earlier than the chunk's first: it
+      // starts the next chunk, so that no chunk holds a frame before its start.
+      if (
+        chunk &&
+        (at - chunk.writer.start >= this.config.rawFrames.chunkSeconds * 1000 || at < chunk.writer.start)
+      ) {
         this.close(key, chunk);
         chunk = undefined;
       }
@@ -124,19 +133,16 @@ export class RawFrameArchive
           protocol: frame.protocol,
           imei: frame.imei,
           vehicleId: frame.vehicleId,
-          openedAt: at,
-          frames: [],
+          peer: frame.peer,
+          writer: new FrameChunkWriter(at),
+          lastAt: at,
           bytes: 0,
         };
         this.open.set(key, chunk);
       }
-      // A copy: the port's buffer may be a slice of a larger one, or reused.
-      chunk.frames.push({
-        receivedAt: frame.receivedAt,
-        peer: frame.peer,
-        outcome: frame.outcome,
-        bytes: Buffer.from(frame.bytes),
-      });
+      // Encoded into the chunk's own buffer: the port may reuse its buffer.
+      chunk.writer.append(at, frame.peer, frame.outcome, frame.bytes);
+      chunk.lastAt = Math.max(chunk.lastAt, at);
       chunk.bytes += size;
       this.held += size;
       if (chunk.bytes >= MAX_CHUNK_BYTES) this.close(key, chunk);
@@ -156,8 +162,8 @@ export class RawFrameArchive
 
   /** Frames held in memory, open or waiting to be written. */
   get pendingFrames(): number {
-    let count = this.closed.reduce((sum, chunk) => sum + chunk.frames.length, 0);
-    for (const chunk of this.open.values()) count += chunk.frames.length;
+    let count = this.closed.reduce((sum, chunk) => sum + chunk.writer.frames, 0);
+    for (const chunk of this.open.values()) count += chunk.writer.frames;
     return count;
   }
 
@@ -175,7 +181,7 @@ export class RawFrameArchive
     const due = Date.now() - this.config.rawFrames.chunkSeconds * 1000;
     const crowded = this.held > this.config.rawFrames.bufferBytes / 2;
     for (const [key, chunk] of this.open) {
-      if (chunk.openedAt > due && !crowded) break;
+      if (chunk.writer.start > due && !crowded) break;
       this.close(key, chunk);
     }
     if (Date.now() >= this.retryAt) this.write();
@@ -195,9 +201,9 @@ export class RawFrameArchive
       while (
         count < this.closed.length &&
         count < MAX_CHUNKS_PER_INSERT &&
-        (count === 0 || frames + this.closed[count].frames.length <= MAX_FRAMES_PER_INSERT)
+        (count === 0 || frames + this.closed[count].writer.frames <= MAX_FRAMES_PER_INSERT)
       ) {
-        frames += this.closed[count].frames.length;
+        frames += this.closed[count].writer.frames;
         count++;
       }
       const batch = this.closed.slice(0, count);
@@ -227,23 +233,15 @@ export class RawFrameArchive
   }
 
   private async row(chunk: OpenChunk): Promise<ChunkRowIn> {
-    // Frames are kept as their handling ends, so a chunk's arrival times may be slightly out of order.
-    let first = Infinity;
-    let last = -Infinity;
-    for (const frame of chunk.frames) {
-      first = Math.min(first, frame.receivedAt.getTime());
-      last = Math.max(last, frame.receivedAt.getTime());
-    }
-    const start = new Date(first);
     return {
-      receivedAt: start,
-      lastReceivedAt: new Date(last),
+      receivedAt: new Date(chunk.writer.start),
+      lastReceivedAt: new Date(chunk.lastAt),
       protocol: chunk.protocol,
       imei: chunk.imei ?? null,
       vehicleId: chunk.vehicleId ?? null,
-      peer: chunk.frames[0].peer,
-      frameCount: chunk.frames.length,
-      frames: await compressFrameChunk(start, chunk.frames),
+      peer: chunk.peer,
+      frameCount: chunk.writer.frames,
+      frames: await compressFramePayload(chunk.writer.payload),
     };
   }
 }
