@@ -1,14 +1,21 @@
-import { createServer, Server } from 'node:http';
+import { createServer, IncomingMessage, request, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { allServiceNames, ServiceName } from '@fleet/contracts';
 import { routeAtEdge } from '@fleet/edge';
 import { startDevProxy } from './dev-proxy';
 
-/** A stand-in service replica: answers every request with its own name, and readiness as told. */
+/**
+ * A stand-in service replica: answers every request with its own name, and readiness as told; the live
+ * stream's path opens an event stream that stays open until the client leaves.
+ */
 async function replica(name: string, ready = () => true): Promise<{ origin: string; server: Server }> {
   const server = createServer((request, response) => {
     if (request.url === '/health/ready') {
       response.writeHead(ready() ? 200 : 503).end();
+      return;
+    }
+    if (request.url?.startsWith('/v2/api/stream')) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
       return;
     }
     let body = '';
@@ -46,7 +53,12 @@ describe('the development entry point of npm run stack', () => {
 
   afterAll(async () => {
     await proxy.close();
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(
+      servers.map((server) => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      }),
+    );
   });
 
   const get = async (path: string, init?: RequestInit) => {
@@ -81,6 +93,33 @@ describe('the development entry point of npm run stack', () => {
   it('keeps probes and metrics private', async () => {
     expect((await get('/metrics')).status).toBe(404);
     expect((await get('/health/ready')).status).toBe(404);
+  });
+
+  it('keeps many live streams open at once, and still answers other requests beside them', async () => {
+    // More streams than any connection pool of a proxy would hold: each keeps its connection.
+    const streams: IncomingMessage[] = [];
+    try {
+      await Promise.all(
+        Array.from(
+          { length: 150 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const req = request(`${base}/v2/api/stream?types=positions`, { agent: false }, (response) => {
+                streams.push(response);
+                response.once('data', () => resolve());
+              });
+              req.on('error', reject);
+              req.end();
+            }),
+        ),
+      );
+      expect(streams.map((response) => response.statusCode)).toEqual(Array(150).fill(200));
+      const { status, body } = await get('/v2/api/companies/7/vehicles/last-position');
+      expect(status).toBe(200);
+      expect(body.name?.replace(/-2$/, '')).toBe('query-api');
+    } finally {
+      for (const response of streams) response.destroy();
+    }
   });
 
   it('balances over the ready replicas and skips one that is not ready', async () => {

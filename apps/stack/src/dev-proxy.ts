@@ -81,7 +81,10 @@ export async function startDevProxy(
   // Bodies stay raw: the owner parses them, with the error bodies of its route family.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  await app.register(replyFrom, { undici: { connections: 64, pipelining: 1 } });
+  // No cap on connections to a replica: a live stream holds its connection for as long as it is open
+  // (as nginx holds an upstream connection per request in flight), so a pool of N would let N streams
+  // block every other request to that service.
+  await app.register(replyFrom, { undici: { pipelining: 1 } });
   app.all('/*', (request, reply) => {
     const path = request.url.split('?', 1)[0];
     if (PRIVATE_PATHS.test(path)) return reply.status(404).send(notFound(path));
