@@ -51,7 +51,9 @@ const USAGE = `Fleet Telemetry admin CLI: npm run admin -- <command> [options]
   devices:show          --vehicle ID
   devices:set           --vehicle ID [--profile NAME|default] [--networks CIDR,CIDR|any]
                         [--clock-offset=SECONDS] [--new-secret | --clear-secret]
-                        (a new secret is printed once; a negative offset needs the = form: --clock-offset=-7200)
+                        [--insecure-commands | --secure-commands]
+                        (a new secret is printed once; a negative offset needs the = form: --clock-offset=-7200;
+                        --insecure-commands lets commands go to a device that proved nothing: a warning)
   devices:profiles
   frames:list           --imei I --from TIME --to TIME [--limit N]   (one line per frame: time, protocol,
                         peer, [outcome], hex | what today's decoders read; ${DEFAULT_LIST_LIMIT} frames unless --limit)
@@ -224,6 +226,8 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       'clock-offset': { type: 'string' },
       'new-secret': { type: 'boolean' },
       'clear-secret': { type: 'boolean' },
+      'insecure-commands': { type: 'boolean' },
+      'secure-commands': { type: 'boolean' },
       from: { type: 'string' },
       to: { type: 'string' },
       limit: { type: 'string' },
@@ -353,18 +357,25 @@ async function run(command: string | undefined, argv: string[]): Promise<unknown
       return registry((admin) => admin.vehicles.setTags(id(values.id, 'id'), values.tag ?? []));
     }
     case 'devices:show':
-      return devices((admin) => admin.show(id(values.vehicle, 'vehicle')));
-    case 'devices:set':
+      return devices(async (admin) => withTrustWarning(await admin.show(id(values.vehicle, 'vehicle'))));
+    case 'devices:set': {
+      if (values['insecure-commands'] && values['secure-commands'])
+        throw new UsageError('give either --insecure-commands or --secure-commands, not both');
+      const insecureCommands = values['insecure-commands'] ? true : values['secure-commands'] ? false : undefined;
       // The only time a new secret is ever shown: it is stored as a hash.
-      return devices((admin) =>
-        admin.set(id(values.vehicle, 'vehicle'), {
-          profile: values.profile,
-          networks: values.networks,
-          clockOffsetSeconds: values['clock-offset'],
-          newSecret: values['new-secret'],
-          clearSecret: values['clear-secret'],
-        }),
+      return devices(async (admin) =>
+        withTrustWarning(
+          await admin.set(id(values.vehicle, 'vehicle'), {
+            profile: values.profile,
+            networks: values.networks,
+            clockOffsetSeconds: values['clock-offset'],
+            newSecret: values['new-secret'],
+            clearSecret: values['clear-secret'],
+            insecureCommands,
+          }),
+        ),
       );
+    }
     case 'devices:profiles':
       return listCommandProfiles();
     case 'frames:list': {
@@ -415,3 +426,14 @@ run(command, argv).then(
     process.exit(1);
   },
 );
+
+/** A device opted out of authenticated commands is shown with a warning beside its settings. */
+function withTrustWarning<T extends { insecureCommands: boolean }>(view: T): T & { warning?: string } {
+  if (!view.insecureCommands) return view;
+  return {
+    ...view,
+    warning:
+      'insecure commands: this vehicle\'s commands go to any device that reports a plausible fix with its ' +
+      'identifier, without a secret, pinning or a continued track (docs/security.md, F1)',
+  };
+}

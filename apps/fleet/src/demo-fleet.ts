@@ -70,8 +70,10 @@ export async function startDemoFleet(credentialsFile: string, options: DemoFleet
   const trackers = new Map(
     credentials.vehicles.map((vehicle) => [vehicle.imei, vehicle.tracker ?? 'osmand']),
   );
+  const secrets = new Map(credentials.vehicles.map((vehicle) => [vehicle.imei, vehicle.deviceSecret]));
   const sender = trackerSender(credentials.ingest, (imei) => trackers.get(imei) ?? 'osmand', {
     connections: credentials.vehicles.length,
+    secretOf: (imei) => secrets.get(imei),
   });
   const simulatorOptions = demoSimulatorOptions(
     credentials.vehicles.map((vehicle) => vehicle.imei),

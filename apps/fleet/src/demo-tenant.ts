@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiKeysService, CompaniesService, UsersService } from '@fleet/auth-service';
 import { Actions, CompanyStatus } from '@fleet/contracts';
 import { VehicleRegistry } from '@fleet/query-api-service';
+import { DEMO_TRACKER_NETWORKS, deviceSecretMatches, DeviceSettingsStore } from '@fleet/telemetry-ingest-service';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import {
   DEMO_COMPANIES,
@@ -58,6 +59,37 @@ async function readCredentials(file: string): Promise<DemoCredentials | undefine
     // Missing or unreadable: the secrets in it are lost either way, and fresh ones are issued.
     return undefined;
   }
+}
+
+/**
+ * Commands go only to devices that prove who they are (docs/security.md, F1), so the demo's trackers
+ * do as an operator would have real ones do: each OsmAnd vehicle has a device secret, which the
+ * simulator sends (kept in the file when the database still accepts it, else a new one), and the
+ * Teltonika and GT06 ones are pinned to this machine's addresses. Whether anything changed.
+ */
+async function ensureDemoDeviceTrust(
+  settings: DeviceSettingsStore,
+  vehicles: DemoVehicleEntry[],
+  previous: DemoCredentials | undefined,
+): Promise<boolean> {
+  const rows = new Map((await settings.read(vehicles.map((vehicle) => vehicle.id))).map((row) => [row.vehicle_id, row]));
+  let changed = false;
+  for (const vehicle of vehicles) {
+    const row = rows.get(vehicle.id);
+    if (vehicle.tracker === 'osmand') {
+      const known = previous?.vehicles?.find((entry) => entry.id === vehicle.id)?.deviceSecret;
+      if (known && row?.secret_hash && deviceSecretMatches(known, row.secret_hash)) {
+        vehicle.deviceSecret = known;
+        continue;
+      }
+      vehicle.deviceSecret = (await settings.write(vehicle.id, { secret: 'new' })).secret;
+      changed = true;
+    } else if (!row?.allowed_networks) {
+      await settings.write(vehicle.id, { allowedNetworks: [...DEMO_TRACKER_NETWORKS] });
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 /**
@@ -150,6 +182,8 @@ export async function ensureDemoTenant(
       tracker: demo.tracker,
     });
   }
+
+  if (await ensureDemoDeviceTrust(app.get(DeviceSettingsStore), credentialVehicles, previous)) changed = true;
 
   const alerts = alertServices
     ? await ensureDemoAlerts(

@@ -6,6 +6,7 @@ async function main(): Promise<void> {
   const options = readSimulatorOptions(process.argv.slice(2));
   const sender = trackerSender(options.endpoints, (imei) => options.trackers[imei] ?? 'osmand', {
     connections: options.connections,
+    secretOf: (imei) => options.secrets[imei],
   });
   const simulator = new FleetSimulator({
     ...options,

@@ -13,7 +13,7 @@ describe('the simulator command line', () => {
       vehicles: [
         { imei: '356938030000001', tracker: 'teltonika' },
         { imei: '356938030000002', tracker: 'gt06' },
-        { imei: '356938030000003' },
+        { imei: '356938030000003', deviceSecret: 'q8ZP0yq3r2m1h5W3vUx9aTnK7cB4dE6f' },
       ],
     }),
   );
@@ -32,6 +32,7 @@ describe('the simulator command line', () => {
       durationSeconds: undefined,
       fast: false,
       restHistoryDays: 0,
+      secrets: { '356938030000003': 'q8ZP0yq3r2m1h5W3vUx9aTnK7cB4dE6f' },
       seed: 1,
       connections: 64,
     });

@@ -32,6 +32,8 @@ export interface SimulatorOptions {
   endpoints: TrackerEndpoints;
   /** Each vehicle's protocol (osmand when absent). */
   trackers: Record<string, TrackerProtocol>;
+  /** The OsmAnd device secrets the credentials file lists, by IMEI. */
+  secrets: Record<string, string>;
   imeis: string[];
   intervalSeconds: number;
   durationSeconds?: number;
@@ -48,7 +50,7 @@ interface CredentialsFile {
     teltonika?: { host: string; port: number };
     gt06?: { host: string; port: number };
   };
-  vehicles?: { imei: string; tracker?: TrackerProtocol }[];
+  vehicles?: { imei: string; tracker?: TrackerProtocol; deviceSecret?: string }[];
 }
 
 function hostPort(value: string | undefined, name: string): { host: string; port: number } | undefined {
@@ -145,6 +147,11 @@ export function readSimulatorOptions(argv: string[]): SimulatorOptions {
       gt06: hostPort(values.gt06, 'gt06') ?? credentials?.ingest?.gt06 ?? { host: 'localhost', port: 5023 },
     },
     trackers,
+    secrets: Object.fromEntries(
+      (credentials?.vehicles ?? []).flatMap((vehicle) =>
+        vehicle.deviceSecret ? [[vehicle.imei, vehicle.deviceSecret] as const] : [],
+      ),
+    ),
     imeis,
     intervalSeconds: positiveNumber(values.interval, 'interval', 1)!,
     durationSeconds,

@@ -101,6 +101,7 @@ export async function seedDemo(context: SeedContext): Promise<StackDemo> {
     ids,
     new Map(vehicles.map((vehicle) => [vehicle.name, vehicle.id])),
   );
+  await trustDemoDevices(admin, vehicles);
   const demo: StackDemo = {
     baseUrl: context.baseUrl,
     ingest: { osmand: context.osmandUrl, teltonika: context.teltonika, gt06: context.gt06 },
@@ -111,6 +112,33 @@ export async function seedDemo(context: SeedContext): Promise<StackDemo> {
   };
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
+}
+
+/**
+ * Commands go only to devices that prove who they are (docs/security.md, F1): each OsmAnd demo vehicle
+ * gets a device secret (the simulator sends it), the Teltonika and GT06 ones are pinned to this
+ * machine (the edge hands their connections on from here). A vehicle registered a moment ago reaches
+ * telemetry-ingest through Kafka, and `devices:set` refuses it until then: retried for a while.
+ */
+async function trustDemoDevices(
+  admin: (...args: string[]) => Promise<unknown>,
+  vehicles: StackDemo['vehicles'],
+): Promise<void> {
+  for (const vehicle of vehicles) {
+    const change =
+      vehicle.tracker === 'osmand' ? ['--new-secret'] : ['--networks', '127.0.0.0/8,::1/128'];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const set = (await admin('devices:set', '--vehicle', String(vehicle.id), ...change)) as { secret?: string };
+        if (set.secret) vehicle.deviceSecret = set.secret;
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await delay(500);
+      }
+    }
+  }
 }
 
 /** alert-engine's geofence and configuration routes (V2 and the extension) as the seeding uses them. */

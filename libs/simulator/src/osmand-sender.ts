@@ -16,14 +16,19 @@ export interface OsmAndSender {
   close(): void;
 }
 
+/** How many connections, how long to wait, and each device's secret (docs/device-settings.md). */
+export interface SenderOptions {
+  connections?: number;
+  timeoutMs?: number;
+  /** The OsmAnd device secret of an IMEI, sent as `secret` with each of its reports; none when undefined. */
+  secretOf?: (imei: string) => string | undefined;
+}
+
 /**
  * Sends reports as OsmAnd GET requests over a pool of keep-alive connections (trackers each hold
  * their own; a pool keeps a thousand simulated ones from opening a thousand sockets).
  */
-export function osmandHttpSender(
-  baseUrl: string,
-  options: { connections?: number; timeoutMs?: number } = {},
-): OsmAndSender {
+export function osmandHttpSender(baseUrl: string, options: SenderOptions = {}): OsmAndSender {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:') throw new Error(`the OsmAnd URL must be http://, got ${baseUrl}`);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 64 });
@@ -36,7 +41,7 @@ export function osmandHttpSender(
           agent,
           host: url.hostname,
           port: url.port || 80,
-          path: `${path}?${toOsmAndQuery(report)}`,
+          path: `${path}?${toOsmAndQuery(report)}${secretParameter(options.secretOf?.(report.imei))}`,
           timeout: timeoutMs,
         },
         (res) => {
@@ -53,3 +58,6 @@ export function osmandHttpSender(
     });
   return { send, close: () => agent.destroy() };
 }
+
+const secretParameter = (secret: string | undefined) =>
+  secret === undefined ? '' : `&secret=${encodeURIComponent(secret)}`;

@@ -1,6 +1,6 @@
 import { CommandStatus, DeviceCommand } from './device-commands';
 import { Gt06Device } from './gt06-device';
-import { osmandHttpSender, OsmAndSender, SendOutcome } from './osmand-sender';
+import { osmandHttpSender, OsmAndSender, SenderOptions, SendOutcome } from './osmand-sender';
 import { SimulatedReport } from './simulated-report';
 import { TeltonikaDevice } from './teltonika-device';
 import {
@@ -45,7 +45,7 @@ type Device = { kind: 'teltonika'; device: TeltonikaDevice } | { kind: 'gt06'; d
 export function trackerSender(
   endpoints: TrackerEndpoints,
   protocolOf: (imei: string) => TrackerProtocol,
-  options: { connections?: number; timeoutMs?: number } = {},
+  options: SenderOptions = {},
 ): TrackerSender {
   const osmand = osmandHttpSender(endpoints.osmand, options);
   const devices = new Map<string, Promise<Device>>();

@@ -282,6 +282,12 @@ function VehiclePanel(props: {
                 {command.status}
                 {!FINISHED.has(command.status) && '…'}
               </span>
+              {command.reason && (
+                // Why it failed or expired, or why a queued one waits (no authenticated device yet).
+                <span class={command.status === 'queued' ? 'command-reason warning' : 'command-reason'}>
+                  {command.reason}
+                </span>
+              )}
             </li>
           ))}
         </ul>

@@ -6,7 +6,9 @@ import { IsStorableText } from '../text';
  * What became of a command, as the service that carries it out reports it, keyed by vehicle id:
  * `sent` when telemetry-ingest hands it to the device (again on every re-send), `acknowledged` or
  * `failed` when the device reports `cmdstatus`, or when query-api has applied (or refused) an
- * `odometer` or `name` command. command-gateway moves the command's status on from these; a result
+ * `odometer` or `name` command; `held` (with a `reason`) when telemetry-ingest keeps a queued command
+ * back because no report or session of the vehicle proved it comes from the vehicle's device (it stays
+ * queued, and its record's reason says why). command-gateway moves the command's status on from these; a result
  * for a command that is already finished (expired, superseded) changes nothing.
  */
 export class CommandResultV1 {
@@ -17,8 +19,8 @@ export class CommandResultV1 {
   @Min(1)
   vehicleId!: number;
 
-  @IsIn(['sent', 'acknowledged', 'failed'])
-  status!: 'sent' | 'acknowledged' | 'failed';
+  @IsIn(['sent', 'acknowledged', 'failed', 'held'])
+  status!: 'sent' | 'acknowledged' | 'failed' | 'held';
 
   /** When it happened (the report's arrival for device results). */
   @IsInstantText()

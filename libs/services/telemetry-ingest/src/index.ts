@@ -9,6 +9,9 @@ export { createDeviceSettingsAdmin, listCommandProfiles } from './device-setting
 export type { CommandProfileListing, DeviceSettingsAdmin } from './device-settings/device-settings.admin';
 export type { DeviceSettingsView } from './device-settings/device-settings.model';
 export type { DeviceSettingsInput } from './device-settings/device-settings.rules';
+export { DeviceSettingsStore } from './device-settings/device-settings.store';
+export { deviceSecretMatches } from './device-settings/device-secret';
+export { DEMO_TRACKER_NETWORKS } from './device-settings/device-settings.rules';
 export { RawFrameArchive } from './raw-frames/raw-frame-archive';
 export { RAW_FRAME_PARTITIONS } from './raw-frames/raw-frame-partitions';
 export {

@@ -16,16 +16,27 @@ export interface TelemetryIngestConfig {
    */
   trackers: { teltonikaPort: number; gt06Port: number; limits: DevicePortLimits };
   /**
-   * Fixes further than this in the future are refused (a tracker with a wrong clock): such a fix would
-   * pin the last position and the alert state until its time came (docs/trackers.md, "Dirty data").
+   * Fixes further than this ahead of their arrival are refused as `future` (INGEST_CLOCK_SKEW_SECONDS: a
+   * tracker with a wrong clock). One within it is stored with the time the device reported, and its
+   * consumers rank it at its arrival, so it holds no state (docs/trackers.md, "Dirty data").
    */
   maxFutureSkewSeconds: number;
   /** A fix implying a faster drive than this from the vehicle's last accepted fix is a GPS glitch. */
   maxPlausibleSpeedKmh: number;
   /** Fixes older than the position history kept (POSITIONS_RETENTION_DAYS, as query-api reads it) are refused. */
   retentionDays: number;
-  /** Unknown IMEIs one source address may name a minute before it is refused for the rest of it. */
-  unknownDevicesPerMinute: number;
+  /**
+   * Unknown identifiers one source address may name a minute on each protocol before its unknown
+   * identifiers are refused for the rest of it (known devices are always served: docs/trackers.md).
+   */
+  unknownDevicesPerMinute: Record<ThrottledProtocol, number>;
+  /**
+   * How long (s, by arrival) a track that began anew (a first fix, a re-anchoring) must be continued
+   * without a conflicting fix before a fix continuing it proves a credential-less session (F1).
+   */
+  trackSettleSeconds: number;
+  /** How often the dirty-data filter's changed tracks are checkpointed to PostgreSQL. */
+  trackCheckpointSeconds: number;
   /** How long an IMEI lookup is remembered (a new or removed vehicle takes effect within this time). */
   deviceCacheSeconds: number;
   /**
@@ -51,6 +62,24 @@ export interface RawFramesConfig {
   bufferBytes: number;
 }
 
+/** The tracker protocols whose ports name devices by an identifier an address could guess. */
+export const throttledProtocols = ['osmand', 'teltonika', 'gt06'] as const;
+export type ThrottledProtocol = (typeof throttledProtocols)[number];
+
+/**
+ * INGEST_UNKNOWN_DEVICES_PER_MINUTE for every protocol, or INGEST_<PROTOCOL>_UNKNOWN_DEVICES_PER_MINUTE
+ * for one (a fleet of one brand behind a carrier's NAT raises its own protocol's allowance).
+ */
+function readUnknownDeviceAllowances(env: EnvReader): Record<ThrottledProtocol, number> {
+  const fallback = env.int('INGEST_UNKNOWN_DEVICES_PER_MINUTE', 20, { min: 1 });
+  const allowances = {} as Record<ThrottledProtocol, number>;
+  for (const protocol of throttledProtocols) {
+    const name = `INGEST_${protocol.toUpperCase()}_UNKNOWN_DEVICES_PER_MINUTE`;
+    allowances[protocol] = env.int(name, fallback, { min: 1 });
+  }
+  return allowances;
+}
+
 export const TELEMETRY_INGEST_CONFIG = Symbol('TELEMETRY_INGEST_CONFIG');
 
 /** `deviceHost`: the tracker port's bind address when INGEST_DEVICE_HOST is not set. */
@@ -74,10 +103,12 @@ export function readTelemetryIngestConfig(
         maxFrameBytes: env.int('INGEST_MAX_FRAME_BYTES', 65_536, { min: 1_024, max: 16_777_216 }),
       },
     },
-    maxFutureSkewSeconds: env.int('INGEST_MAX_FUTURE_SECONDS', 300, { min: 0 }),
+    maxFutureSkewSeconds: readClockSkewSeconds(env),
     maxPlausibleSpeedKmh: env.int('INGEST_MAX_PLAUSIBLE_SPEED_KMH', 300, { min: 50, max: 2_000 }),
     retentionDays: env.int('POSITIONS_RETENTION_DAYS', 365, { min: 1 }),
-    unknownDevicesPerMinute: env.int('INGEST_UNKNOWN_DEVICES_PER_MINUTE', 20, { min: 1 }),
+    unknownDevicesPerMinute: readUnknownDeviceAllowances(env),
+    trackSettleSeconds: env.int('INGEST_TRACK_SETTLE_SECONDS', 1_800, { min: 0, max: 86_400 }),
+    trackCheckpointSeconds: env.int('INGEST_TRACK_CHECKPOINT_SECONDS', 5, { min: 1, max: 600 }),
     deviceCacheSeconds: env.int('INGEST_DEVICE_CACHE_SECONDS', 5, { min: 0, max: 3600 }),
     commandResendSeconds: env.int('COMMAND_RESEND_SECONDS', 30, { min: 1, max: 86_400 }),
     rawFrames: {
@@ -87,6 +118,20 @@ export function readTelemetryIngestConfig(
       bufferBytes: env.int('RAW_FRAMES_BUFFER_MB', 64, { min: 1, max: 4_096 }) * 1024 * 1024,
     },
   };
+}
+
+/**
+ * INGEST_CLOCK_SKEW_SECONDS (default 30). It replaced INGEST_MAX_FUTURE_SECONDS (issue 54), which is
+ * not read any more: a deployment that still sets it is told so at boot rather than silently given
+ * another limit.
+ */
+function readClockSkewSeconds(env: EnvReader): number {
+  if (env.optionalString('INGEST_MAX_FUTURE_SECONDS') !== undefined) {
+    env.problem(
+      'INGEST_MAX_FUTURE_SECONDS was replaced by INGEST_CLOCK_SKEW_SECONDS (default 30): set that instead',
+    );
+  }
+  return env.int('INGEST_CLOCK_SKEW_SECONDS', 30, { min: 0, max: 3_600 });
 }
 
 function readSourceNetworks(env: EnvReader): SourceNetworks {

@@ -20,6 +20,7 @@ import { PositionBatchController } from './positions/position-batch.controller';
 import { PositionIntakeService } from './positions/position-intake.service';
 import { PositionMetrics } from './positions/position-metrics';
 import { PositionSink } from './positions/position-sink';
+import { TrackCheckpoints } from './positions/track-checkpoints';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from './telemetry-ingest.config';
 import { TeltonikaPort } from './teltonika/teltonika-port';
 import { Gt06Port } from './gt06/gt06-port';
@@ -52,6 +53,7 @@ export class TelemetryIngestModule {
         DeviceDirectory,
         PositionSink,
         PositionIntakeService,
+        TrackCheckpoints,
         PositionMetrics,
         DeviceCommandQueries,
         DeviceCommandsService,

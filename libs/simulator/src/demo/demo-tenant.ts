@@ -84,4 +84,10 @@ export interface DemoVehicleEntry {
   tags: string[];
   /** The protocol its simulated tracker speaks. */
   tracker: TrackerProtocol;
+  /**
+   * The OsmAnd device secret its reports carry (docs/device-settings.md), so that its commands reach it:
+   * commands go only to devices that prove who they are (docs/security.md, F1). Teltonika and GT06
+   * demo trackers are pinned to this machine's addresses instead.
+   */
+  deviceSecret?: string;
 }

@@ -20,6 +20,8 @@ const allowed: [CommandStatus, CommandEvent, CommandStatus][] = [
   ['queued', 'failed', 'failed'],
   ['queued', 'expired', 'expired'],
   ['queued', 'superseded', 'superseded'],
+  // Held back for want of an authenticated device: still queued, with a reason.
+  ['queued', 'held', 'queued'],
   // A re-send: allowed, and the status stays.
   ['sent', 'sent', 'sent'],
   ['sent', 'acknowledged', 'acknowledged'],
@@ -31,7 +33,7 @@ const finalStatuses: CommandStatus[] = ['acknowledged', 'failed', 'expired', 'su
 
 describe('command lifecycle', () => {
   it('knows every event that moves a command today', () => {
-    expect([...commandEvents].sort()).toEqual(['acknowledged', 'expired', 'failed', 'sent', 'superseded']);
+    expect([...commandEvents].sort()).toEqual(['acknowledged', 'expired', 'failed', 'held', 'sent', 'superseded']);
   });
 
   it('allows exactly the transitions of docs/commands.md', () => {
@@ -65,9 +67,10 @@ describe('command lifecycle', () => {
     }
   });
 
-  it('counts a transition only where the status changes: a re-send is none', () => {
+  it('counts a transition only where the status changes: a re-send is none, nor is a hold', () => {
     expect(statusesChangedBy('sent')).toEqual(['queued']);
-    for (const event of commandEvents.filter((event) => event !== 'sent')) {
+    expect(statusesChangedBy('held')).toEqual([]);
+    for (const event of commandEvents.filter((event) => event !== 'sent' && event !== 'held')) {
       expect(statusesChangedBy(event)).toEqual(statusesFrom(event));
     }
   });
@@ -101,6 +104,7 @@ describe('command lifecycle', () => {
       createdAt: at,
       expiresAt: at,
     });
+    await queries.hold(manager, id, 7, 'waiting for an authenticated device');
     await queries.markSent(manager, id, 7, at);
     await queries.finish(manager, { ...result, status: 'acknowledged' });
     await queries.finish(manager, { ...result, status: 'failed' });
@@ -115,10 +119,11 @@ describe('command lifecycle', () => {
     expect(statusesGiven).toEqual([
       ['superseded', ['queued']],
       [acceptedStatus],
+      [['queued']],
       [openStatuses, 'sent', ['queued']],
       ['acknowledged', openStatuses],
       ['failed', openStatuses],
-      ['expired', openStatuses],
+      ['expired', openStatuses, ['queued']],
       [],
       [],
     ]);

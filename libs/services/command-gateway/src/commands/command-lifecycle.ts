@@ -22,6 +22,8 @@ export const commandLifecycle: Readonly<
 > = {
   // telemetry-ingest handed it to the device; again while `sent` (a re-send): the status stays.
   sent: { from: WAITING, to: 'sent' },
+  // telemetry-ingest keeps it back until a device proves it is the vehicle's: it stays queued, with a reason.
+  held: { from: ['queued'], to: 'queued' },
   // The device answered (or query-api applied an odometer or name command, or could not).
   acknowledged: { from: WAITING, to: 'acknowledged' },
   failed: { from: WAITING, to: 'failed' },

@@ -173,7 +173,7 @@ export class CommandQueries {
           WHERE id = $1 AND vehicle_id = $2 AND status = ANY($4::text[]) FOR UPDATE),
        done AS (
          UPDATE commands.commands c
-            SET status = $5::text, sent_at = LEAST(COALESCE(sent_at, $3), $3),
+            SET status = $5::text, sent_at = LEAST(COALESCE(sent_at, $3), $3), reason = NULL,
                 last_sent_at = GREATEST(COALESCE(last_sent_at, $3), $3)
            FROM waiting WHERE c.id = waiting.id
          RETURNING c.*, waiting.status = ANY($6::text[]) AS entered)
@@ -208,16 +208,40 @@ export class CommandQueries {
     return row ? storedOf(row) : undefined;
   }
 
+  /**
+   * Gives the vehicle's queued command `commandId` the reason it is held back (a `held` result); the
+   * command when its reason changed, undefined when it is not queued or already said so.
+   */
+  async hold(
+    manager: EntityManager,
+    commandId: string,
+    vehicleId: number,
+    reason: string | null,
+  ): Promise<StoredCommand | undefined> {
+    const [row]: CommandRow[] = await manager.query(
+      `WITH done AS (
+         UPDATE commands.commands SET reason = $3
+          WHERE id = $1 AND vehicle_id = $2 AND status = ANY($4::text[]) AND reason IS DISTINCT FROM $3
+         RETURNING *)
+       SELECT ${COLUMNS} FROM done`,
+      [commandId, vehicleId, reason, statusesFrom('held')],
+    );
+    return row ? storedOf(row) : undefined;
+  }
+
   /** Marks every waiting command past its expiry `expired` (finished at its expiry); those commands. */
   async expireDue(manager: EntityManager): Promise<StoredCommand[]> {
     const rows: CommandRow[] = await manager.query(
       `WITH done AS (
          UPDATE commands.commands SET status = $1::text, finished_at = expires_at,
-                reason = 'no answer before the command expired'
+                reason = CASE WHEN status = ANY($3::text[]) AND reason IS NOT NULL
+                              THEN 'expired ' || reason
+                              ELSE 'no answer before the command expired' END
           WHERE status = ANY($2::text[]) AND expires_at <= now()
           RETURNING ${COLUMNS})
        SELECT * FROM done`,
-      [commandLifecycle.expired.to, statusesFrom('expired')],
+      // A held command's reason says why nothing answered it: "expired waiting for an authenticated device".
+      [commandLifecycle.expired.to, statusesFrom('expired'), statusesFrom('held')],
     );
     return rows.map(storedOf);
   }

@@ -138,12 +138,17 @@ export class CommandsService {
   async applyResults(results: readonly CommandResultV1[]): Promise<void> {
     const changed = await this.dataSource.transaction(async (manager) => {
       const changes: StoredCommand[] = [];
+      const announced: StoredCommand[] = [];
       for (const result of results) {
         const at = new Date(result.at);
         if (result.status === 'sent') {
           // A command sent again stays `sent`: no transition.
           const sent = await this.queries.markSent(manager, result.commandId, result.vehicleId, at);
           if (sent?.entered) changes.push(sent.stored);
+        } else if (result.status === 'held') {
+          // Still queued, with the reason: announced (the stream shows why), not counted as a transition.
+          const held = await this.queries.hold(manager, result.commandId, result.vehicleId, result.reason ?? null);
+          if (held) announced.push(held);
         } else {
           const finished = await this.queries.finish(manager, {
             commandId: result.commandId,
@@ -156,7 +161,7 @@ export class CommandsService {
           if (finished) changes.push(finished);
         }
       }
-      await this.announce(manager, changes);
+      await this.announce(manager, [...changes, ...announced]);
       return changes;
     });
     this.countTransitions(changed);

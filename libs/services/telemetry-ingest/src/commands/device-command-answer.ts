@@ -1,5 +1,11 @@
 import { DeviceCommandType } from './device-command.entity';
 
+/**
+ * Why a command stays queued while its vehicle reports (docs/security.md, F1): no report or session of
+ * the vehicle has proved that it comes from the vehicle's device.
+ */
+export const WAITING_FOR_AUTHENTICATED_DEVICE = 'waiting for an authenticated device';
+
 /** A pending command as it is handed to its device. */
 export interface HandedCommand {
   commandId: string;

@@ -48,6 +48,10 @@ export class DeviceCommand {
   @Column({ name: 'handed_at', type: 'timestamptz', nullable: true })
   handedAt!: Date | null;
 
+  /** When it was first held back for want of an authenticated device (docs/security.md, F1); null: never. */
+  @Column({ name: 'held_at', type: 'timestamptz', nullable: true })
+  heldAt!: Date | null;
+
   @Column({ name: 'hand_count', type: 'integer', default: 0 })
   handCount!: number;
 

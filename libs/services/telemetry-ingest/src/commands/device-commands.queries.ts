@@ -73,6 +73,18 @@ const ACKNOWLEDGE = `
   )
   SELECT command_id FROM done`;
 
+/**
+ * Marks the vehicle's ($1) never-handed-out pending commands held (first time only); answers those
+ * that were not held before, so that their status is told once.
+ */
+const HOLD = `
+  WITH held AS (
+    UPDATE ingest.device_commands SET held_at = now()
+    WHERE vehicle_id = $1 AND ${PENDING} AND handed_at IS NULL AND held_at IS NULL
+    RETURNING command_id
+  )
+  SELECT command_id FROM held`;
+
 /** The vehicles with a command due now ($1: the re-send interval in seconds), as HAND_OUT sees it. */
 const DUE_VEHICLES = `
   SELECT DISTINCT vehicle_id FROM ingest.device_commands WHERE ${dueAfter('$1')}`;
@@ -155,6 +167,12 @@ export class DeviceCommandQueries {
   ): Promise<string | undefined> {
     const [done] = (await manager.query(ACKNOWLEDGE, [commandId, vehicleId])) as { command_id: string }[];
     return done?.command_id;
+  }
+
+  /** Marks the vehicle's waiting commands held (HOLD); the ids of those not held before. */
+  async hold(manager: EntityManager, vehicleId: number): Promise<string[]> {
+    const rows = (await manager.query(HOLD, [vehicleId])) as { command_id: string }[];
+    return rows.map((row) => row.command_id);
   }
 
   /** The vehicles with a command due now (DUE_VEHICLES). */

@@ -60,6 +60,10 @@ function fakeQueries(manager: EntityManager) {
     },
     dueVehicles: async () => [],
     pruneExpired: async () => {},
+    hold: async (given) => {
+      inTransaction(given);
+      return [];
+    },
   };
   return { queries, stored, notified };
 }

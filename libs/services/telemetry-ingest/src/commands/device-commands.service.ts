@@ -8,6 +8,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
 import { CommandAcknowledgement } from '../osmand/osmand-report';
@@ -30,6 +31,8 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
   private readonly logger = new Logger(DeviceCommandsService.name);
   private readonly due: DueCommandVehicles;
   private readonly dueListeners: ((vehicleIds: readonly number[]) => void)[] = [];
+  /** Per vehicle, the due mark whose commands were last held (no query again until more are due). */
+  private readonly heldMarks = new LRUCache<number, number>({ max: 100_000 });
 
   constructor(
     @InjectDataSource(INGEST_SCHEMA) private readonly dataSource: DataSource,
@@ -121,6 +124,29 @@ export class DeviceCommandsService implements OnApplicationBootstrap, BeforeAppl
         err: error,
       });
       return [];
+    }
+  }
+
+  /**
+   * The vehicle's due commands wait for a device that proves it is the vehicle's: the first time each
+   * is held back, a `held` result says why (its record's `reason`; docs/commands.md). Never fails: the
+   * report is accepted already, and the next one tries again.
+   */
+  async hold(vehicleId: number, reason: string): Promise<void> {
+    const mark = this.due.markOf(vehicleId);
+    if (mark === undefined || this.heldMarks.get(vehicleId) === mark) return;
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const held = await this.queries.hold(manager, vehicleId);
+        if (held.length === 0) return;
+        const at = new Date().toISOString();
+        await this.publishResults(
+          held.map((commandId) => ({ commandId, vehicleId, status: 'held', at, reason })),
+        );
+      });
+      this.heldMarks.set(vehicleId, mark);
+    } catch (error) {
+      this.logger.warn({ msg: 'held device commands not reported; again at the next report', vehicleId, err: error });
     }
   }
 

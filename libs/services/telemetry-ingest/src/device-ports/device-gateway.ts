@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandProfile, CommandProtocol, profileFor } from '../commands/command-profiles';
+import { WAITING_FOR_AUTHENTICATED_DEVICE } from '../commands/device-command-answer';
 import { DeviceCommandsService } from '../commands/device-commands.service';
 import { DeviceDirectory } from '../device-sessions/device-directory';
 import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
@@ -9,11 +10,16 @@ import { PositionMetrics } from '../positions/position-metrics';
 import { ConnectedDevices, LiveDevice } from './connected-devices';
 import { SourceThrottle } from './source-throttle';
 
-/** A device that logged in: its vehicle and how it is commanded. */
+/** A device that logged in: its vehicle, how it is commanded and what vouches for it. */
 export interface LoggedInDevice {
   vehicleId: number;
   imei: string;
   profile: CommandProfile;
+  /**
+   * What lets its session take commands before any fix proves it (docs/security.md, F1): the login
+   * came from the networks its operator pinned it to, or the operator opted it out of the rule.
+   */
+  vouched: 'pinned' | 'insecure' | undefined;
 }
 
 export type LoginOutcome =
@@ -41,14 +47,15 @@ export class DeviceGateway {
 
   /**
    * Resolves a login's IMEI. Unknown IMEIs count against the source address, and an address past its
-   * allowance gets no answer at all for a while (IMEI enumeration); a device whose operator pinned it
-   * to networks is refused from elsewhere.
+   * allowance gets no answer at all for its unknown IMEIs for a while (IMEI enumeration); a known
+   * device is served whatever its address did. A device whose operator pinned it to networks is
+   * refused from elsewhere.
    */
   async login(protocol: CommandProtocol, imei: string, peer: string): Promise<LoginOutcome> {
-    if (this.throttle.blocked(peer)) return this.refused(protocol, 'throttled');
     const device = (await this.directory.resolve([imei])).get(imei);
     if (device === undefined) {
-      this.throttle.failed(peer);
+      if (this.throttle.blocked(protocol, peer)) return this.refused(protocol, 'throttled');
+      this.throttle.failed(protocol, peer);
       return this.refused(protocol, 'unknown_device');
     }
     // Cached: a UDP datagram is a login of its own, and must not cost a query.
@@ -58,7 +65,12 @@ export class DeviceGateway {
     }
     return {
       accepted: true,
-      device: { vehicleId: device.vehicleId, imei, profile: profileFor(protocol, settings.commandProfile) },
+      device: {
+        vehicleId: device.vehicleId,
+        imei,
+        profile: profileFor(protocol, settings.commandProfile),
+        vouched: settings.allowedNetworks ? 'pinned' : settings.insecureCommands ? 'insecure' : undefined,
+      },
     };
   }
 
@@ -83,6 +95,14 @@ export class DeviceGateway {
   unparseable(protocol: CommandProtocol, peer: string, error: unknown): void {
     this.metrics.rejected(protocol, 'unparseable');
     this.logger.debug({ msg: 'undecodable tracker frame', protocol, peer, err: error });
+  }
+
+  /**
+   * The vehicle's due commands wait: its session (or report) has not shown that it comes from the
+   * vehicle. Their status says why (docs/commands.md); never fails the caller.
+   */
+  async hold(vehicleId: number): Promise<void> {
+    await this.commands.hold(vehicleId, WAITING_FOR_AUTHENTICATED_DEVICE);
   }
 
   /**

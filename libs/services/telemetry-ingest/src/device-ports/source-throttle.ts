@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
-import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ingest.config';
+import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig, ThrottledProtocol } from '../telemetry-ingest.config';
 
 /** Source addresses tracked at once; beyond it the least recent is forgotten. */
 const TRACKED_ADDRESSES = 100_000;
@@ -27,38 +27,40 @@ interface Window {
 }
 
 /**
- * Unknown-IMEI answers per source address (throttleKeyOf; docs/trackers.md, "Safety of the ports"): an address may
- * name `allowance` unknown devices a minute (a fleet behind one APN address with a few misconfigured
- * trackers stays under it); past that, every request and login from it is refused until its minute is
- * over, so that guessing IMEIs goes at a few a minute instead of hundreds a second. Counted per
- * replica, in memory: a restart forgets, and each replica allows its own share.
+ * Unknown identifiers per protocol and source address (throttleKeyOf; docs/device-settings.md, "Guessing
+ * IMEIs"): an address may name `allowance` unknown devices a minute on a protocol; past that, the
+ * unknown identifiers it names on that protocol are refused unanswered until its minute is over, so
+ * that guessing goes at a few a minute instead of hundreds a second. A known device is never refused
+ * here: trackers reach the platform through carriers' NAT, thousands behind one address, and one
+ * misconfigured tracker (or one attacker behind the same carrier) must not silence the others. Counted
+ * per replica, in memory: a restart forgets, and each replica allows its own share.
  */
 @Injectable()
 export class SourceThrottle {
   private readonly windows = new LRUCache<string, Window>({ max: TRACKED_ADDRESSES });
-  private readonly allowance: number;
+  private readonly allowances: Record<ThrottledProtocol, number>;
   /** Replaced in unit tests. */
   clock: () => number = Date.now;
 
   constructor(@Inject(TELEMETRY_INGEST_CONFIG) config: TelemetryIngestConfig) {
-    this.allowance = config.unknownDevicesPerMinute;
+    this.allowances = config.unknownDevicesPerMinute;
   }
 
-  /** Whether the address used up its allowance of unknown devices this minute. */
-  blocked(address: string | undefined): boolean {
-    const window = this.current(throttleKeyOf(address));
-    return window !== undefined && window.failures >= this.allowance;
+  /** Whether the address used up its allowance of unknown devices on the protocol this minute. */
+  blocked(protocol: ThrottledProtocol, address: string | undefined): boolean {
+    const window = this.current(keyOf(protocol, address));
+    return window !== undefined && window.failures >= this.allowances[protocol];
   }
 
-  /** Seconds until a blocked address may try again (for Retry-After). */
-  retryAfterSeconds(address: string | undefined): number {
-    const window = this.current(throttleKeyOf(address));
+  /** Seconds until a blocked address may name unknown devices again (for Retry-After). */
+  retryAfterSeconds(protocol: ThrottledProtocol, address: string | undefined): number {
+    const window = this.current(keyOf(protocol, address));
     return window ? Math.max(1, Math.ceil((window.startedAt + 60_000 - this.clock()) / 1000)) : 0;
   }
 
-  /** The address named an unknown device. */
-  failed(address: string | undefined): void {
-    const key = throttleKeyOf(address);
+  /** The address named an unknown device on the protocol. */
+  failed(protocol: ThrottledProtocol, address: string | undefined): void {
+    const key = keyOf(protocol, address);
     const window = this.current(key);
     if (window) window.failures++;
     else this.windows.set(key, { startedAt: this.clock(), failures: 1 });
@@ -73,3 +75,6 @@ export class SourceThrottle {
     return window;
   }
 }
+
+const keyOf = (protocol: ThrottledProtocol, address: string | undefined) =>
+  `${protocol} ${throttleKeyOf(address)}`;

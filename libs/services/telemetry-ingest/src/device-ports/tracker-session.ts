@@ -20,14 +20,16 @@ export type SessionStart = { started: true } | { started: false; reason: string 
 /**
  * What every TCP tracker session does the same way, whatever its protocol (Teltonika, GT06): each frame
  * archived with its outcome, the login resolved and registered as the vehicle's live session (one per
- * vehicle), reports taken through the gateway (the first plausible fix makes the session one that
- * commands may be sent on), and commands written in the device profile's text, an action the profile
- * lacks failing at once. A protocol implements how frames are read and answered (`handle`) and how a
+ * vehicle), reports taken through the gateway, commands only on a session that proved it is the
+ * vehicle's device (`trustAfter`), written in the device profile's text, an action the profile lacks
+ * failing at once. A protocol implements how frames are read and answered (`handle`) and how a
  * command goes on the wire (`send`).
  */
 export abstract class TrackerSession implements DeviceSession {
   protected device?: LoggedInDevice;
   protected live?: LiveDevice;
+  /** A fix of this connection re-anchored the vehicle's track: it proves nothing for its whole life. */
+  private reanchoredHere = false;
   /** The frame in hand: its length once known, the IMEI a login names, what became of it (archived). */
   protected handling: { length: number; outcome: string; imei?: string } = { length: 0, outcome: '' };
 
@@ -105,11 +107,26 @@ export abstract class TrackerSession implements DeviceSession {
   }
 
   /**
-   * After the device got its answer: the first plausible fix makes the session one that commands may
-   * be sent on, and hands it the vehicle's due commands.
+   * After the device got its answer: whether the session may now take commands (docs/security.md, F1),
+   * and if so the vehicle's due commands are handed to it; else they wait, their status saying why.
+   * Teltonika and GT06 logins carry no credential, so a session qualifies by a plausible fix when its
+   * login was vouched for (a pinned network, the operator's opt-out), or else by fixes that all continue
+   * the vehicle's settled track (someone who knows an IMEI but not where the vehicle is gets nothing).
+   * A connection one of whose fixes re-anchored the track never qualifies.
    */
   protected async trustAfter(outcome: IntakeOutcome): Promise<void> {
     if (outcome.accepted === 0 || !this.live || this.live.trusted) return;
+    if (outcome.reanchored.some(Boolean)) this.reanchoredHere = true;
+    const published = outcome.published.map((done, index) => done && !outcome.reanchored[index]);
+    const proven =
+      !this.reanchoredHere &&
+      published.some(Boolean) &&
+      (this.device!.vouched !== undefined ||
+        published.every((done, index) => !done || outcome.continued[index]));
+    if (!proven) {
+      await this.gateway.hold(this.live.vehicleId);
+      return;
+    }
     this.live.trusted = true;
     await this.gateway.push(this.live.vehicleId);
   }

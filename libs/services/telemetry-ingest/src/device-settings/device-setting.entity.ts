@@ -30,6 +30,13 @@ export class DeviceSetting {
   @Column({ name: 'clock_offset_seconds', type: 'integer', default: 0 })
   clockOffsetSeconds!: number;
 
+  /**
+   * The operator's explicit opt-out: the vehicle's commands go to any session that reports a plausible
+   * fix, without a secret, pinning or a continued track (docs/security.md, F1). Shown as a warning.
+   */
+  @Column({ name: 'insecure_commands', type: 'boolean', default: false })
+  insecureCommands!: boolean;
+
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
 }

@@ -13,6 +13,7 @@ const CLI_NAMES: DeviceSettingNames = {
   clockOffsetSeconds: '--clock-offset',
   newSecret: '--new-secret',
   clearSecret: '--clear-secret',
+  insecureCommands: '--insecure-commands',
 };
 
 /** A command profile as `devices:profiles` lists it: every text it sends. */

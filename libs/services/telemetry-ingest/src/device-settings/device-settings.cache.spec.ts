@@ -18,6 +18,7 @@ class TableStore {
       allowed_networks: null,
       secret_hash: null,
       clock_offset_seconds: 0,
+      insecure_commands: false,
       updated_at: new Date(),
       ...fields,
     });

@@ -26,6 +26,7 @@ const INPUT_NAMES: DeviceSettingNames = {
   clockOffsetSeconds: 'clockOffsetSeconds',
   newSecret: 'newSecret',
   clearSecret: 'clearSecret',
+  insecureCommands: 'insecureCommands',
 };
 
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
@@ -88,6 +89,7 @@ export class DeviceSettingsController {
         clockOffsetSeconds: query.clockOffsetSeconds ?? body.clockOffsetSeconds,
         newSecret: query.newSecret ?? body.newSecret,
         clearSecret: query.clearSecret ?? body.clearSecret,
+        insecureCommands: query.insecureCommands ?? body.insecureCommands,
       },
       INPUT_NAMES,
     );

@@ -10,6 +10,8 @@ export interface DeviceSettings {
   secretHash: string | null;
   /** Added to the device's fix times before any check. */
   clockOffsetSeconds: number;
+  /** The operator opted the device out of authenticated commands (docs/security.md, F1). */
+  insecureCommands: boolean;
 }
 
 /** The settings of a vehicle without a row: the defaults. */
@@ -17,6 +19,7 @@ export const NO_DEVICE_SETTINGS: DeviceSettings = Object.freeze({
   commandProfile: null,
   secretHash: null,
   clockOffsetSeconds: 0,
+  insecureCommands: false,
 });
 
 export function settingsOf(row: DeviceSettingRow): DeviceSettings {
@@ -25,6 +28,7 @@ export function settingsOf(row: DeviceSettingRow): DeviceSettings {
     ...(row.allowed_networks ? { allowedNetworks: SourceNetworks.parse(row.allowed_networks) } : {}),
     secretHash: row.secret_hash,
     clockOffsetSeconds: row.clock_offset_seconds,
+    insecureCommands: row.insecure_commands,
   };
 }
 
@@ -35,6 +39,8 @@ export interface DeviceSettingsView {
   allowedNetworks: string[] | null;
   clockOffsetSeconds: number;
   secretRequired: boolean;
+  /** The operator opted the device out of authenticated commands: shown as a warning. */
+  insecureCommands: boolean;
   /** When an operator last changed them; null when never. */
   updatedAt: Date | null;
 }
@@ -46,6 +52,7 @@ export function viewOf(vehicleId: number, row: DeviceSettingRow | undefined): De
     allowedNetworks: row?.allowed_networks ?? null,
     clockOffsetSeconds: row?.clock_offset_seconds ?? 0,
     secretRequired: Boolean(row?.secret_hash),
+    insecureCommands: row?.insecure_commands ?? false,
     updatedAt: row ? new Date(row.updated_at) : null,
   };
 }

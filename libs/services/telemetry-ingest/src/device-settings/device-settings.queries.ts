@@ -14,36 +14,40 @@ export interface DeviceSettingRow {
   allowed_networks: string[] | null;
   secret_hash: string | null;
   clock_offset_seconds: number;
+  insecure_commands: boolean;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'vehicle_id, command_profile, allowed_networks, secret_hash, clock_offset_seconds, updated_at';
+  'vehicle_id, command_profile, allowed_networks, secret_hash, clock_offset_seconds, insecure_commands, updated_at';
 
 /** The settings of the vehicles $1 (int[]). */
 const SETTINGS_OF = `
   SELECT ${COLUMNS} FROM ingest.device_settings WHERE vehicle_id = ANY($1::int[])`;
 
 /**
- * Sets the vehicle's ($1) profile ($2), networks ($3), secret hash ($4) and clock offset ($5), each
- * only when its flag ($6 profile, $7 networks, $8 secret, $9 offset) is true: one setting changes
- * without the others. A vehicle without a row gets one, the unflagged settings at their defaults.
+ * Sets the vehicle's ($1) profile ($2), networks ($3), secret hash ($4), clock offset ($5) and
+ * insecure-commands opt-out ($10), each only when its flag ($6 profile, $7 networks, $8 secret, $9
+ * offset, $11 opt-out) is true: one setting changes without the others. A vehicle without a row gets
+ * one, the unflagged settings at their defaults.
  */
 const UPSERT_SETTINGS = `
   INSERT INTO ingest.device_settings AS s
-    (vehicle_id, command_profile, allowed_networks, secret_hash, clock_offset_seconds, updated_at)
+    (vehicle_id, command_profile, allowed_networks, secret_hash, clock_offset_seconds, insecure_commands, updated_at)
   VALUES (
     $1,
     CASE WHEN $6::boolean THEN $2::text END,
     CASE WHEN $7::boolean THEN $3::text[] END,
     CASE WHEN $8::boolean THEN $4::text END,
     CASE WHEN $9::boolean THEN $5::integer ELSE 0 END,
+    CASE WHEN $11::boolean THEN $10::boolean ELSE false END,
     now())
   ON CONFLICT (vehicle_id) DO UPDATE SET
     command_profile = CASE WHEN $6::boolean THEN EXCLUDED.command_profile ELSE s.command_profile END,
     allowed_networks = CASE WHEN $7::boolean THEN EXCLUDED.allowed_networks ELSE s.allowed_networks END,
     secret_hash = CASE WHEN $8::boolean THEN EXCLUDED.secret_hash ELSE s.secret_hash END,
     clock_offset_seconds = CASE WHEN $9::boolean THEN EXCLUDED.clock_offset_seconds ELSE s.clock_offset_seconds END,
+    insecure_commands = CASE WHEN $11::boolean THEN EXCLUDED.insecure_commands ELSE s.insecure_commands END,
     updated_at = now()
   RETURNING ${COLUMNS}`;
 
@@ -58,6 +62,7 @@ export interface SettingsUpsert {
   /** The hash of the device secret, or null for none. */
   secretHash?: string | null;
   clockOffsetSeconds?: number;
+  insecureCommands?: boolean;
 }
 
 /** The statements above, typed. */
@@ -82,6 +87,8 @@ export class DeviceSettingsQueries {
       change.allowedNetworks !== undefined,
       change.secretHash !== undefined,
       change.clockOffsetSeconds !== undefined,
+      change.insecureCommands ?? false,
+      change.insecureCommands !== undefined,
     ])) as DeviceSettingRow[];
     return row;
   }

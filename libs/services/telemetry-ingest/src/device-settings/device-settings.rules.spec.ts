@@ -13,6 +13,7 @@ const NAMES: DeviceSettingNames = {
   clockOffsetSeconds: 'clockOffsetSeconds',
   newSecret: 'newSecret',
   clearSecret: 'clearSecret',
+  insecureCommands: 'insecureCommands',
 };
 
 /** The 422 description the rules give, or a failed test when they give none. */

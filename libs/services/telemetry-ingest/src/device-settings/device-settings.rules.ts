@@ -13,6 +13,11 @@ import { DeviceSettingsException } from './device-settings.exception';
 export const DEFAULT_PROFILE = 'default';
 /** The value of the networks setting that lifts the pinning. */
 export const ANY_NETWORK = 'any';
+/**
+ * Where the demo fleet's simulated Teltonika and GT06 trackers connect from (this machine): they are
+ * pinned to it, as an operator pins real ones to their APN, so that their commands reach them.
+ */
+export const DEMO_TRACKER_NETWORKS: readonly string[] = ['127.0.0.0/8', '::1/128'];
 /** Networks one device may be pinned to: an APN or two, a few carrier ranges. */
 export const MAX_ALLOWED_NETWORKS = 32;
 /**
@@ -31,6 +36,8 @@ export interface DeviceSettingsChange {
   clockOffsetSeconds?: number;
   /** `new`: generate a secret (answered once); `clear`: require none. */
   secret?: 'new' | 'clear';
+  /** true: the operator opts the device out of authenticated commands (docs/security.md, F1). */
+  insecureCommands?: boolean;
 }
 
 /** An operator's input as it arrives, before the rules. */
@@ -42,6 +49,7 @@ export interface DeviceSettingsInput {
   clockOffsetSeconds?: number | string;
   newSecret?: boolean;
   clearSecret?: boolean;
+  insecureCommands?: boolean;
 }
 
 /** How the caller's interface names each input, for the messages. */
@@ -51,6 +59,7 @@ export interface DeviceSettingNames {
   clockOffsetSeconds: string;
   newSecret: string;
   clearSecret: string;
+  insecureCommands: string;
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -74,6 +83,7 @@ export function deviceSettingsChange(
   }
   if (input.newSecret) change.secret = 'new';
   if (input.clearSecret) change.secret = 'clear';
+  if (input.insecureCommands !== undefined) change.insecureCommands = input.insecureCommands;
   if (Object.keys(change).length === 0) {
     const fields = [
       names.profile,
@@ -81,6 +91,7 @@ export function deviceSettingsChange(
       names.clockOffsetSeconds,
       names.newSecret,
       names.clearSecret,
+      names.insecureCommands,
     ];
     throw DeviceSettingsException.invalid(
       names.profile,

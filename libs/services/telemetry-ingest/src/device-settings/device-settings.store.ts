@@ -31,6 +31,7 @@ export class DeviceSettingsStore {
       secretHash:
         change.secret === undefined ? undefined : secret === undefined ? null : hashDeviceSecret(secret),
       clockOffsetSeconds: change.clockOffsetSeconds,
+      insecureCommands: change.insecureCommands,
     });
     return secret === undefined ? { row } : { row, secret };
   }

@@ -49,6 +49,20 @@ export class Gt06Session extends TrackerSession {
     }
     const message = decodeGt06(frame);
     if (message.type === 'login') {
+      // One identity per connection: the same IMEI again is answered as the protocol wants; another one
+      // closes the connection (which releases the session) and is stored nowhere.
+      if (this.device) {
+        this.handling.imei = message.imei;
+        if (message.imei !== this.device.imei) {
+          this.handling.outcome = 'refused: second identity on the connection';
+          this.connection.close();
+          return length;
+        }
+        this.handling.outcome = 'login again';
+        this.heard();
+        await this.connection.write(encodeGt06Answer(frame.protocol, frame.serial));
+        return length;
+      }
       const start = await this.start(message.imei);
       // GT06 has no refusal answer: an unknown device is simply not answered and disconnected.
       if (!start.started) this.connection.close();

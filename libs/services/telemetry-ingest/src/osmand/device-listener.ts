@@ -3,7 +3,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import { HealthRegistry, isAddressInUse, portInUse } from '@fleet/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { commandsAnswerBody } from '../commands/device-command-answer';
+import { commandsAnswerBody, WAITING_FOR_AUTHENTICATED_DEVICE } from '../commands/device-command-answer';
 import { DeviceCommandsService } from '../commands/device-commands.service';
 import { SourceThrottle } from '../device-ports/source-throttle';
 import { DeviceDirectory } from '../device-sessions/device-directory';
@@ -20,25 +20,28 @@ import { OsmAndFields, OsmAndParseError, parseOsmAndFields, parseOsmAndJson } fr
 /** Deepest nesting of arrays and objects a JSON report may have (a real one has four levels). */
 export const MAX_JSON_NESTING = 16;
 
-/** The answer to a known device's report that its settings refuse: nothing of it is used. */
-const REFUSALS: Record<AdmissionRefusal, { status: number; text: string }> = {
-  source_not_allowed: { status: 403, text: 'source address not allowed' },
-  secret_required: { status: 401, text: 'device secret required' },
-  secret_wrong: { status: 401, text: 'device secret does not match' },
+/** Metric reasons of a known device's report that its settings refuse. */
+const REFUSAL_METRICS: Record<AdmissionRefusal, 'source_not_allowed' | 'secret_refused'> = {
+  source_not_allowed: 'source_not_allowed',
+  secret_required: 'secret_refused',
+  secret_wrong: 'secret_refused',
 };
 
 /**
  * The tracker-facing OsmAnd port (5055 by default): its own small HTTP server, apart from the API, as
  * trackers expect plain-text answers. Any path is accepted (devices are configured with a bare
  * host:port). Answers 200 with an empty body once the broker holds the position; 400 with a plain-text
- * reason naming the field; 400 for an unknown IMEI (404 on the JSON variant); 403 from an address
- * outside INGEST_DEVICE_ALLOWED_NETWORKS or the device's own pinned networks; 401 when the vehicle has
- * a secret and the report lacks it or carries another; 429 (Retry-After) to every report from an
- * address that named too many unknown devices this minute; 503 only when the broker could not take the
- * report or the command outcome it carries (worth a retry); nothing is stored on any error, and a
- * refused report neither takes nor settles commands. The 200 carries the vehicle's due device
- * commands as JSON when it has any. docs/osmand.md lists the fields, docs/device-settings.md the
- * secret, the pinning and the throttle.
+ * reason naming the field; 403 from an address outside INGEST_DEVICE_ALLOWED_NETWORKS; 400 `unknown
+ * device` (404 on the JSON variant) for an unknown IMEI and, alike, for a known device's report that
+ * its settings refuse (pinning, secret) or that an unauthenticated caller sent with a refused time, so
+ * that the answer does not tell which IMEIs exist (F3; the reason is in the metrics and the archive);
+ * 429 (Retry-After) for those same answers once the address named too many this minute, while a known
+ * device's report is always served; 503 only when the broker could not take the report or the command
+ * outcome it carries (worth a retry); nothing is stored on any error, and a refused report neither
+ * takes nor settles commands. The 200 carries the vehicle's due device commands as JSON when it has
+ * any and the report proved it comes from the vehicle's device (its secret, its pinned network, or the
+ * operator's opt-out; else they wait, docs/security.md F1). docs/osmand.md lists the fields,
+ * docs/device-settings.md the secret, the pinning and the throttle.
  */
 @Injectable()
 export class DeviceListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -101,16 +104,6 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
         this.positions.rejected('osmand', 'source_not_allowed');
         return reply.code(403).type('text/plain').send('source address not allowed');
       }
-      // An address that named too many unknown IMEIs this minute gets nothing looked up, known or not.
-      const key = source ?? '';
-      if (this.throttle.blocked(key)) {
-        this.positions.rejected('osmand', 'throttled');
-        return reply
-          .code(429)
-          .header('retry-after', String(this.throttle.retryAfterSeconds(key)))
-          .type('text/plain')
-          .send('too many unknown devices from this address, retry later');
-      }
     });
     server.all('/*', (request, reply) => this.handle(request, reply));
     try {
@@ -152,37 +145,62 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
           });
       const device = (await this.directory.resolve([report.deviceId])).get(report.deviceId);
       if (device === undefined) {
-        this.throttle.failed(source ?? '');
-        throw new RejectedReport('unknown-device', 0, 'deviceId', `unknown device "${report.deviceId}"`);
-      }
-      // Before the intake: a report its vehicle's settings refuse is not stored, takes no command and
-      // settles none (docs/device-settings.md).
-      archived.vehicleId = device.vehicleId;
-      const refusal = admissionRefusal(await this.settings.of(device.vehicleId), source, secret);
-      if (refusal !== undefined) {
-        archived.outcome = `refused: ${refusal}`;
-        this.positions.rejected('osmand', refusal === 'source_not_allowed' ? refusal : 'secret_refused');
-        const { status, text } = REFUSALS[refusal];
-        void reply.code(status).type('text/plain').send(text);
+        this.positions.rejected('osmand', 'unknown_device');
+        archived.outcome = failureOutcome(
+          new RejectedReport('unknown-device', 0, 'deviceId', `unknown device "${report.deviceId}"`),
+        );
+        this.answerAsUnknown(reply, json, report.deviceId, source);
         return;
       }
+      // Before the intake: a report its vehicle's settings refuse is not stored, takes no command and
+      // settles none (docs/device-settings.md), and is answered as an unknown device's would be.
+      archived.vehicleId = device.vehicleId;
+      const settings = await this.settings.of(device.vehicleId);
+      const refusal = admissionRefusal(settings, source, secret);
+      if (refusal !== undefined) {
+        archived.outcome = `refused: ${refusal}`;
+        this.positions.rejected('osmand', REFUSAL_METRICS[refusal]);
+        this.answerAsUnknown(reply, json, report.deviceId, source);
+        return;
+      }
+      // Admitted by its secret or its pinned network: the report proves it comes from the vehicle's device.
+      const authenticated = settings.secretHash !== null || settings.allowedNetworks !== undefined;
       const receivedAt = new Date();
-      const outcome = await this.intake.accept([report], {
-        protocol: 'osmand',
-        receivedAt,
-        // The vehicle whose settings admitted the report, even if its tracker moved meanwhile.
-        mayReport: (resolved) => resolved.vehicleId === device.vehicleId,
-      });
+      let outcome;
+      try {
+        outcome = await this.intake.accept([report], {
+          protocol: 'osmand',
+          receivedAt,
+          // The vehicle whose settings admitted the report, even if its tracker moved meanwhile.
+          mayReport: (resolved) => resolved.vehicleId === device.vehicleId,
+        });
+      } catch (error) {
+        // A known device's refused time or reading, told to a caller who proved nothing, would tell
+        // that the IMEI exists (F3): answered as an unknown device; the reason stays in the metrics.
+        if (authenticated || !(error instanceof RejectedReport)) throw error;
+        archived.outcome = failureOutcome(error);
+        this.positions.rejected('osmand', rejectionReasonOf(error));
+        this.answerAsUnknown(reply, json, report.deviceId, source);
+        return;
+      }
       published = true;
       archived.outcome = intakeOutcome(outcome, 1);
       this.positions.outcome('osmand', outcome);
       // A fix the dirty-data rules refused is answered 200 (sending it again changes nothing), but such
-      // a report settles and takes no command: it may not come from the vehicle (docs/trackers.md).
-      if (!outcome.published[0]) {
+      // a report settles and takes no command: it may not come from the vehicle (docs/trackers.md), nor
+      // does a fix that re-anchored the vehicle's track.
+      if (!outcome.published[0] || outcome.reanchored[0]) {
         void reply.code(200).send();
         return;
       }
       const [vehicleId] = outcome.vehicleIds;
+      // Commands go only to a report that proved it comes from the vehicle's device, unless its operator
+      // opted it out (docs/security.md, F1); otherwise they wait, and their status says why.
+      if (!authenticated && !settings.insecureCommands) {
+        await this.commands.hold(vehicleId, WAITING_FOR_AUTHENTICATED_DEVICE);
+        void reply.code(200).send();
+        return;
+      }
       // Before the 200: a device that sees it may forget its outcome; after a 503 it reports it again.
       if (report.acknowledgement) {
         await this.commands.acknowledge(vehicleId, report.acknowledgement, receivedAt);
@@ -219,6 +237,28 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
     } finally {
       this.archive.keep(archived);
     }
+  }
+
+  /**
+   * The answer to an unknown device, and alike to a known device's report refused to a caller that
+   * proved nothing (F3): 400 `unknown device` (404 on the JSON variant), or 429 once the address named
+   * too many this minute. Each counts against the address.
+   */
+  private answerAsUnknown(reply: FastifyReply, json: boolean, deviceId: string, source: string | undefined): void {
+    if (this.throttle.blocked('osmand', source)) {
+      this.positions.rejected('osmand', 'throttled');
+      void reply
+        .code(429)
+        .header('retry-after', String(this.throttle.retryAfterSeconds('osmand', source)))
+        .type('text/plain')
+        .send('too many unknown devices from this address, retry later');
+      return;
+    }
+    this.throttle.failed('osmand', source);
+    void reply
+      .code(json ? 404 : 400)
+      .type('text/plain')
+      .send(`unknown device "${deviceId}"`);
   }
 }
 

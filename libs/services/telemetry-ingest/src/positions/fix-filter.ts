@@ -25,6 +25,12 @@ export interface CandidateFix {
 export interface FixFilterSettings {
   /** Above this implied speed between two fixes of one vehicle, the newer one is a glitch. */
   maxSpeedKmh: number;
+  /**
+   * How long (by arrival, ms) a track that began without a known past (a vehicle's first fix, or a
+   * re-anchoring) must be continued without a conflicting fix before it is settled: only a fix that
+   * continues a settled track proves that its sender knows where the vehicle is (docs/security.md, F1).
+   */
+  settleMs: number;
 }
 
 /**
@@ -48,14 +54,32 @@ interface Anchor {
   lng: number;
 }
 
+/**
+ * A vehicle's track as the filter keeps it (and TrackCheckpoints persists it): the newest accepted fix,
+ * and since when (arrival, ms) the track has been unsettled, if it is.
+ */
+export interface VehicleTrack extends Anchor {
+  /** Undefined: settled, continuing a track that was there before; else when it began or last conflicted. */
+  unsettledSince?: number;
+}
+
 interface VehicleFixes {
   /** The newest accepted fix: what later fixes are judged against. */
   anchor: Anchor;
   /** Glitches in a row that agree with one another, newest last. */
   suspects: Anchor[];
+  /** See VehicleTrack. */
+  unsettledSince?: number;
 }
 
-export type FixVerdict = { accepted: true } | { accepted: false; reason: DirtyFixReason };
+/**
+ * An accepted fix says whether it continued a settled track (`continued`): the proof a credential-less
+ * tracker session gives that it knows where the vehicle is. A fresh track, a re-anchoring
+ * (`reanchored`) and a continuation of an unsettled track prove nothing.
+ */
+export type FixVerdict =
+  | { accepted: true; continued: boolean; reanchored: boolean }
+  | { accepted: false; reason: DirtyFixReason };
 
 /**
  * The dirty-data rules, decided once in telemetry-ingest before a position is published, so that no
@@ -71,32 +95,68 @@ export type FixVerdict = { accepted: true } | { accepted: false; reason: DirtyFi
  */
 export class FixFilter {
   private readonly vehicles = new LRUCache<number, VehicleFixes>({ max: REMEMBERED_VEHICLES });
+  /** Vehicles whose track changed since the last `takeChanged` (checkpointed by TrackCheckpoints). */
+  private changed = new Set<number>();
 
   constructor(private readonly settings: FixFilterSettings) {}
 
-  /** Judges one fix; an accepted fix newer than the reference becomes it. */
-  judge(fix: CandidateFix): FixVerdict {
+  /** Whether the filter holds a track of the vehicle (else its checkpoint is worth loading first). */
+  knows(vehicleId: number): boolean {
+    return this.vehicles.has(vehicleId);
+  }
+
+  /** Takes a checkpointed track; one the filter already holds, and a newer one, win. */
+  restore(vehicleId: number, track: VehicleTrack): void {
+    if (this.vehicles.has(vehicleId)) return;
+    const { unsettledSince, ...anchor } = track;
+    this.vehicles.set(vehicleId, { anchor, suspects: [], unsettledSince });
+  }
+
+  /** The tracks changed since the last call, and forgets that they changed. */
+  takeChanged(): Map<number, VehicleTrack> {
+    const tracks = new Map<number, VehicleTrack>();
+    for (const vehicleId of this.changed) {
+      const known = this.vehicles.peek(vehicleId);
+      if (known) tracks.set(vehicleId, { ...known.anchor, unsettledSince: known.unsettledSince });
+    }
+    this.changed = new Set();
+    return tracks;
+  }
+
+  /** Judges one fix (arriving at `nowMs`); an accepted fix newer than the reference becomes it. */
+  judge(fix: CandidateFix, nowMs = Date.now()): FixVerdict {
     if (fix.lat === 0 && fix.lng === 0) return refused('zero_position');
     if (fix.valid === false) return refused('invalid_fix');
     if (fix.satellites === 0) return refused('no_satellites');
     const here: Anchor = { fixTimeMs: fix.fixTimeMs, lat: fix.lat, lng: fix.lng };
     const known = this.vehicles.get(fix.vehicleId);
+    this.changed.add(fix.vehicleId);
     if (known === undefined) {
-      this.vehicles.set(fix.vehicleId, { anchor: here, suspects: [] });
-      return { accepted: true };
+      // Nothing known of the vehicle: the fix begins an unsettled track.
+      this.vehicles.set(fix.vehicleId, { anchor: here, suspects: [], unsettledSince: nowMs });
+      return { accepted: true, continued: false, reanchored: false };
     }
     if (fix.fixTimeMs === known.anchor.fixTimeMs) return refused('duplicate');
+    let reanchored = false;
     if (!this.plausible(known.anchor, here)) {
       const previous = known.suspects.at(-1);
       known.suspects =
         previous === undefined || this.plausible(previous, here) ? [...known.suspects, here] : [here];
-      if (known.suspects.length < REANCHOR_AFTER) return refused('impossible_speed');
+      if (known.suspects.length < REANCHOR_AFTER) {
+        // Two places claim the vehicle: an unsettled track waits its whole settling time again.
+        if (known.unsettledSince !== undefined) known.unsettledSince = nowMs;
+        return refused('impossible_speed');
+      }
+      reanchored = true;
     }
-    if (fix.fixTimeMs > known.anchor.fixTimeMs || known.suspects.length >= REANCHOR_AFTER) {
-      known.anchor = here;
-    }
+    const settledBefore = known.unsettledSince === undefined;
+    if (fix.fixTimeMs > known.anchor.fixTimeMs || reanchored) known.anchor = here;
     known.suspects = [];
-    return { accepted: true };
+    if (reanchored) known.unsettledSince = nowMs;
+    else if (!settledBefore && nowMs - known.unsettledSince! >= this.settings.settleMs) {
+      known.unsettledSince = undefined;
+    }
+    return { accepted: true, continued: settledBefore && !reanchored, reanchored };
   }
 
   /** Whether a vehicle could have driven from one fix to the other in the time between them. */

@@ -7,7 +7,7 @@ import {
   ReportProtocol,
   Topics,
 } from '@fleet/contracts';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DeviceDirectory, RegisteredDevice } from '../device-sessions/device-directory';
 import { applyClockOffset } from '../device-settings/clock-offset';
 import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
@@ -15,6 +15,7 @@ import { TELEMETRY_INGEST_CONFIG, TelemetryIngestConfig } from '../telemetry-ing
 import { DirtyFixReason, FixFilter } from './fix-filter';
 import { NormalizedReport } from './normalized-report';
 import { PositionSink } from './position-sink';
+import { TrackCheckpoints } from './track-checkpoints';
 
 /** Why one report of a device's many was not published (counted per reason in the metrics). */
 export type RefusedFixReason = DirtyFixReason | 'future' | 'too_old' | 'invalid';
@@ -64,6 +65,13 @@ export interface IntakeOutcome {
   published: boolean[];
   /** Per report, in order: its vehicle (the reports that could be tied to one). */
   vehicleIds: number[];
+  /**
+   * Per report, in order: whether it was published as a continuation of its vehicle's settled track,
+   * the proof a credential-less sender gives that it knows where the vehicle is (docs/security.md, F1).
+   */
+  continued: boolean[];
+  /** Per report, in order: whether its fix re-anchored its vehicle's track (it takes and settles no command). */
+  reanchored: boolean[];
 }
 
 /**
@@ -80,8 +88,13 @@ export class PositionIntakeService {
     private readonly sink: PositionSink,
     @Inject(TELEMETRY_INGEST_CONFIG) private readonly config: TelemetryIngestConfig,
     private readonly settings: DeviceSettingsCache,
+    @Optional() private readonly tracks?: TrackCheckpoints,
   ) {
-    this.filter = new FixFilter({ maxSpeedKmh: config.maxPlausibleSpeedKmh });
+    this.filter = new FixFilter({
+      maxSpeedKmh: config.maxPlausibleSpeedKmh,
+      settleMs: config.trackSettleSeconds * 1000,
+    });
+    tracks?.keep(this.filter);
   }
 
   /**
@@ -141,8 +154,14 @@ export class PositionIntakeService {
     }
     // Per report of the packet, the unusable ones included (publishPlausible saw the usable ones).
     const published = reports.map(() => false);
-    usableIndexes.forEach((index, usableIndex) => (published[index] = outcome.published[usableIndex]));
-    return { ...outcome, published, vehicleIds: reports.map(() => vehicleId) };
+    const continued = reports.map(() => false);
+    const reanchored = reports.map(() => false);
+    usableIndexes.forEach((index, usableIndex) => {
+      published[index] = outcome.published[usableIndex];
+      continued[index] = outcome.continued[usableIndex];
+      reanchored[index] = outcome.reanchored[usableIndex];
+    });
+    return { ...outcome, published, continued, reanchored, vehicleIds: reports.map(() => vehicleId) };
   }
 
   /**
@@ -157,7 +176,11 @@ export class PositionIntakeService {
     const order = events.map((_, index) => index);
     order.sort((a, b) => fixTimesMs[a] - fixTimesMs[b]);
     const published = events.map(() => false);
+    const continued = events.map(() => false);
+    const reanchored = events.map(() => false);
     const refused: IntakeOutcome['refused'] = {};
+    // A vehicle new to this replica (a restart, a device moved here) is judged against its checkpointed track.
+    if (this.tracks && events.length > 0) await this.tracks.restore(events.map((event) => event.vehicleId));
     for (const index of order) {
       const event = events[index];
       const verdict = this.filter.judge({
@@ -168,8 +191,11 @@ export class PositionIntakeService {
         satellites: event.satellites,
         valid: reports[index].valid,
       });
-      if (verdict.accepted) published[index] = true;
-      else refused[verdict.reason] = (refused[verdict.reason] ?? 0) + 1;
+      if (verdict.accepted) {
+        published[index] = true;
+        continued[index] = verdict.continued;
+        reanchored[index] = verdict.reanchored;
+      } else refused[verdict.reason] = (refused[verdict.reason] ?? 0) + 1;
     }
     const plausible = order.filter((index) => published[index]).map((index) => events[index]);
     if (plausible.length > 0) await this.sink.publish(plausible);
@@ -177,6 +203,8 @@ export class PositionIntakeService {
       accepted: plausible.length,
       refused,
       published,
+      continued,
+      reanchored,
       vehicleIds: events.map((event) => event.vehicleId),
     };
   }
@@ -216,8 +244,9 @@ export class PositionIntakeService {
 
   /**
    * A fix must fall within the positions' history (POSITIONS_RETENTION_DAYS: an older one would be
-   * deleted by the next retention run, or land in no partition) and not too far ahead of the receive
-   * time (a tracker with a wrong clock).
+   * deleted by the next retention run, or land in no partition) and not more than the clock skew
+   * (INGEST_CLOCK_SKEW_SECONDS) ahead of the receive time (a tracker with a wrong clock). A fix within
+   * the skew is published with its own time; its consumers rank it at its arrival (`fixOrderMs`).
    */
   private checkFixTime(fixTime: Date, receivedAt: Date, index: number): void {
     const time = fixTime.getTime();

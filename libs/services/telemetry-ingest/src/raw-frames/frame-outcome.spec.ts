@@ -9,6 +9,8 @@ describe('archived frame outcomes', () => {
       accepted,
       refused,
       published: [],
+      continued: [],
+      reanchored: [],
       vehicleIds: [],
     });
     expect(intakeOutcome(outcome(3, {}), 3)).toBe('accepted 3/3');
@@ -21,7 +23,7 @@ describe('archived frame outcomes', () => {
   });
 
   it('name a login and why one was refused', () => {
-    expect(loginOutcome({ accepted: true, device: { vehicleId: 1, imei: '1', profile: {} as never } })).toBe(
+    expect(loginOutcome({ accepted: true, device: { vehicleId: 1, imei: '1', profile: {} as never, vouched: undefined } })).toBe(
       'login',
     );
     expect(loginOutcome({ accepted: false, reason: 'unknown_device' })).toBe('login refused: unknown_device');

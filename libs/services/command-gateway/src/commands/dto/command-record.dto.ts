@@ -47,7 +47,13 @@ export class CommandRecord {
   })
   finishedAt!: string | null;
 
-  @ApiProperty({ nullable: true, type: 'string', description: 'Why it failed, expired or was superseded' })
+  @ApiProperty({
+    nullable: true,
+    type: 'string',
+    description:
+      'Why it failed, expired or was superseded; while `queued`, why it is held back (`waiting for an ' +
+      'authenticated device`: no report or session of the vehicle proved it comes from its device)',
+  })
   reason!: string | null;
 
   @ApiProperty({

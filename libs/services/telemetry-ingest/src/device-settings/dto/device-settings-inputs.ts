@@ -81,4 +81,15 @@ export class DeviceSettingsChangeInput {
   @IsOptional()
   @BooleanInput()
   clearSecret?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description:
+      'true: opt the device out of authenticated commands — its commands go to any report or session ' +
+      'with a plausible fix, without a secret, pinning or a continued track (anyone who knows its ' +
+      'identifier can take and settle them; docs/security.md, F1); false: back to the default',
+  })
+  @IsOptional()
+  @BooleanInput()
+  insecureCommands?: boolean;
 }

@@ -31,6 +31,13 @@ export class DeviceSettingsRecord {
   secretRequired!: boolean;
 
   @ApiProperty({
+    description:
+      'Whether an operator opted the device out of authenticated commands (a warning: anyone who knows ' +
+      'its identifier can take and settle its commands)',
+  })
+  insecureCommands!: boolean;
+
+  @ApiProperty({
     type: 'string',
     format: 'date-time',
     nullable: true,
@@ -58,6 +65,7 @@ export const toDeviceSettingsRecord = (view: DeviceSettingsView): DeviceSettings
   allowedNetworks: view.allowedNetworks,
   clockOffsetSeconds: view.clockOffsetSeconds,
   secretRequired: view.secretRequired,
+  insecureCommands: view.insecureCommands,
   updatedAt: view.updatedAt === null ? null : utcWithZ(view.updatedAt),
 });
 
