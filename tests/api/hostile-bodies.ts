@@ -129,12 +129,33 @@ function multipartBody(boundary: string, fields: [string, Text][], asFile: boole
   return Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
 }
 
+/** The kind of a multipart body with a malformed part: never to be answered with a success. */
+export const MALFORMED_MULTIPART = 'malformed multipart';
+
+/** Parts busboy skipped silently (the audit's F6), each before the generated fields. */
+const malformedParts = (boundary: string) => ({
+  noHeaders: `--${boundary}\r\n\r\nvalue\r\n`,
+  noName: `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n`,
+  brokenHeader: `--${boundary}\r\nContent-Disposition form-data; name="a"\r\n\r\nvalue\r\n`,
+  noBlankLine: `--${boundary}\r\nContent-Disposition: form-data; name="a"\r\nvalue\r\n`,
+});
+
 /** Multipart bodies with a boundary: well-formed, with files, or broken in one place. */
 function multipartOf(fields: fc.Arbitrary<[string, Text][]>): fc.Arbitrary<BodyPlan> {
   return fc
     .tuple(
       fields,
-      fc.constantFrom('wellFormed', 'file', 'unterminated', 'otherBoundary', 'noHeaders', 'manyParts'),
+      fc.constantFrom(
+        'wellFormed',
+        'file',
+        'unterminated',
+        'otherBoundary',
+        'noHeaders',
+        'noName',
+        'brokenHeader',
+        'noBlankLine',
+        'manyParts',
+      ),
     )
     .map(([entries, variant]) => {
       const boundary = 'fuzzBoundary7MA4YWxk';
@@ -159,10 +180,17 @@ function multipartOf(fields: fc.Arbitrary<[string, Text][]>): fc.Arbitrary<BodyP
             body: multipartBody('somethingElse', entries, false),
           };
         case 'noHeaders':
+        case 'noName':
+        case 'brokenHeader':
+        case 'noBlankLine':
+          // Issue 54, F6: a part busboy skips, beside the fields; the request must not succeed.
           return {
-            kind: 'multipart part without headers',
+            kind: `${MALFORMED_MULTIPART}: ${variant}`,
             contentType,
-            body: Buffer.from(`--${boundary}\r\n\r\nvalue\r\n--${boundary}--\r\n`),
+            body: Buffer.concat([
+              Buffer.from(malformedParts(boundary)[variant], 'latin1'),
+              multipartBody(boundary, entries, false),
+            ]),
           };
         case 'manyParts':
           return {

@@ -23,9 +23,10 @@ import { isAddressInUse, portInUse } from '../runtime/exit-codes';
 import { RouteDirectory } from '../runtime/lifecycle-config';
 import { applyServiceV8Flags } from '../runtime/v8-flags';
 import { serveConsole } from './console';
-import { checkMultipartEnd } from './multipart-end';
+import { checkMultipart } from './multipart-end';
 import { serveOpenApiDocument } from './openapi';
 import { parseUrlencodedStrictly, undecodableField, undecodableMessage } from './percent-encoding';
+import { parseJsonAsUtf8 } from './utf8-body';
 import { createValidationPipe } from './validation';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -142,8 +143,9 @@ function installRequestPipeline(
         );
         return;
       }
-      // A body cut before its closing boundary is a 422, not a 200 without its last field.
-      checkMultipartEnd(request.raw, boundary);
+      // A malformed part, or a body cut before its closing boundary, is a 422, not a 200 without the
+      // field (multipart-end.ts says why busboy cannot tell).
+      checkMultipart(request.raw, boundary);
     }
     if (request.routeOptions.url === undefined && directory) {
       // No route of this process matched: if another service owns it, say which.
@@ -242,8 +244,18 @@ export async function createServiceApp(
   // Form fields of multipart bodies become body properties, like urlencoded ones (token routes accept both).
   await app.register(multipart, { attachFieldsToBody: 'keyValues' });
   // Urlencoded bodies whose escapes do not decode are a 422. Registering a parser keeps Nest from
-  // installing its own two: JSON then stays with Fastify's built-in parser, the one Nest would install.
+  // installing its own two.
   app.useBodyParser('application/x-www-form-urlencoded', { bodyLimit }, parseUrlencodedStrictly);
+  // JSON: Fastify's built-in parser (the one Nest would install), behind a UTF-8 check of the bytes.
+  const fastify = app.getHttpAdapter().getInstance();
+  const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
+  app.useBodyParser(
+    'application/json',
+    { bodyLimit },
+    parseJsonAsUtf8(
+      fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error'),
+    ),
+  );
   installRequestPipeline(app, rootLogger, options.routes ?? publicRoutes, options.routeDirectory);
   installHttpMetrics(app);
   if (options.openApiDocument) {

@@ -1,6 +1,6 @@
 import { parseUrlencodedStrictly, undecodableField } from './percent-encoding';
 
-function parsed(body: string): { error: Error | null; value?: unknown } {
+function parsed(body: string | Buffer): { error: Error | null; value?: unknown } {
   let result: { error: Error | null; value?: unknown } = { error: null };
   parseUrlencodedStrictly(undefined, Buffer.from(body), (error, value) => (result = { error, value }));
   return result;
@@ -36,5 +36,13 @@ describe('percent-encoding', () => {
     const { error } = parsed('url=https%3A%2F%2Fexample.com&secret=%ED%A0%80');
     expect(error).toMatchObject({ statusCode: 400 });
     expect(error?.message).toMatch(/^secret: not valid percent-encoded UTF-8/);
+  });
+
+  it('refuses a form whose raw bytes are no UTF-8 (they would read as U+FFFD)', () => {
+    const { error } = parsed(Buffer.concat([Buffer.from('name=Truck'), Buffer.from([0xff, 0xfe])]));
+    expect(error).toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^request body is not valid UTF-8/),
+    });
   });
 });

@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'node:querystring';
+import { NotUtf8BodyError } from './utf8-body';
 
 /**
  * The first field of a query string or urlencoded form (`a=1&b=2`) whose name or value does not
@@ -36,16 +38,17 @@ class UndecodableFormError extends Error {
 }
 
 /**
- * The urlencoded body parser: a field that does not decode is the client's 422 instead of a value kept
- * with its escapes. What passes is parsed by Node's querystring, which for decodable text gives what
- * Nest's fast-querystring gave (repeated names as arrays, `+` as a space, no prototype), with no limit
- * on the number of fields.
+ * The urlencoded body parser: a body whose raw bytes are no UTF-8 (they would read as U+FFFD) or a
+ * field that does not decode is the client's 422 instead of a value kept with its escapes. What
+ * passes is parsed by Node's querystring, which for decodable text gives what Nest's fast-querystring
+ * gave (repeated names as arrays, `+` as a space, no prototype), with no limit on the number of fields.
  */
 export function parseUrlencodedStrictly(
   _request: unknown,
   body: Buffer,
   done: (error: Error | null, parsed?: unknown) => void,
 ): void {
+  if (!isUtf8(body)) return done(new NotUtf8BodyError());
   const text = body.toString();
   const field = undecodableField(text);
   if (field !== undefined) done(new UndecodableFormError(undecodableMessage(field)));
