@@ -13,7 +13,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { IsInstantText } from '../instant';
+import { instantMs, IsInstantText } from '../instant';
 import { IsStorableText } from '../text';
 
 /** Events a tracker reports it detected itself (Teltonika IO 252/253, GT06 alarm packets). */
@@ -239,4 +239,18 @@ export class PositionReportedV1 extends PositionReadingsV1 {
 
   @IsLongitude()
   lng!: number;
+}
+
+/**
+ * A position's place in its vehicle's order, in epoch milliseconds: its fix time, or its arrival when
+ * the device's clock put the fix ahead of it (within INGEST_CLOCK_SKEW_SECONDS; further ahead is
+ * refused). Every consumer that decides whether a fix is newer than what it holds (the last position,
+ * the alert state, trips and insights) compares this, never the fix time alone, so that a fix ahead
+ * of its time cannot hold that state until its time comes (issue 54). PostgreSQL's form of it is
+ * `LEAST(fix_time, received_at)`. Reads the canonical texts with `instantMs`: no `Date` per position.
+ */
+export function fixOrderMs(position: { fixTime: string; receivedAt: string }): number {
+  const fixMs = instantMs(position.fixTime);
+  const receivedMs = instantMs(position.receivedAt);
+  return fixMs < receivedMs ? fixMs : receivedMs;
 }

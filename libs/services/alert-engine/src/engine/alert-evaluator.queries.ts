@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { VehicleMemory } from './evaluation';
 
-/** A vehicle's stored rule state: its newest evaluated fix and the rules' memory. */
+/**
+ * A vehicle's stored rule state: its newest evaluated fix (its place in the vehicle's order,
+ * `fixOrderMs`: the fix time, or the arrival of a fix reported ahead of it) and the rules' memory.
+ */
 export interface StateRow {
   vehicle_id: number;
   newest_fix: Date;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AlertFiredV1, PositionReportedV1, Topics } from '@fleet/contracts';
+import { AlertFiredV1, fixOrderMs, instantMs, PositionReportedV1, Topics } from '@fleet/contracts';
 import { AddressResolver, StructuredAddress } from '@fleet/geo';
 import { BatchCoalescer, CompanyDirectory, FleetMetrics, InjectOutbox, Outbox } from '@fleet/platform';
 import { Injectable } from '@nestjs/common';
@@ -21,22 +21,34 @@ interface Fired {
   configuration: CoveringConfiguration;
   vehicle: KnownVehicle;
   fix: PositionReportedV1;
+  /** The fix time the device reported: the record's time. */
   fixTime: Date;
+}
+
+/** A fix with its place in the vehicle's order (`fixOrderMs`), computed once. */
+interface OrderedFix {
+  fix: PositionReportedV1;
+  orderMs: number;
 }
 
 const recordKey = (configurationId: number, vehicleId: number, utcTime: Date) =>
   `${configurationId}:${vehicleId}:${utcTime.getTime()}`;
 
-/** The fixes of each vehicle, oldest first (ties keep their delivery order). */
-function byVehicleInFixOrder(events: readonly PositionReportedV1[]): Map<number, PositionReportedV1[]> {
-  const byVehicle = new Map<number, PositionReportedV1[]>();
-  for (const event of events) {
-    const list = byVehicle.get(event.vehicleId);
-    if (list) list.push(event);
-    else byVehicle.set(event.vehicleId, [event]);
+/**
+ * The fixes of each vehicle in the vehicle's order, oldest first (ties keep their delivery order): by
+ * `fixOrderMs`, the fix time or the arrival of a fix reported ahead of it, so a fix from a clock running
+ * ahead cannot hold the vehicle's state until its time comes (issue 54).
+ */
+function byVehicleInOrder(events: readonly PositionReportedV1[]): Map<number, OrderedFix[]> {
+  const byVehicle = new Map<number, OrderedFix[]>();
+  for (const fix of events) {
+    const entry = { fix, orderMs: fixOrderMs(fix) };
+    const list = byVehicle.get(fix.vehicleId);
+    if (list) list.push(entry);
+    else byVehicle.set(fix.vehicleId, [entry]);
   }
   for (const list of byVehicle.values()) {
-    if (list.length > 1) list.sort((a, b) => Date.parse(a.fixTime) - Date.parse(b.fixTime));
+    if (list.length > 1) list.sort((a, b) => a.orderMs - b.orderMs);
   }
   return byVehicle;
 }
@@ -44,7 +56,9 @@ function byVehicleInFixOrder(events: readonly PositionReportedV1[]): Map<number,
 /**
  * Evaluates consumed positions against the configurations covering each vehicle, in one transaction
  * per run: the vehicles' rule state is read with a row lock, each vehicle's fixes newer than its
- * newest evaluated fix are evaluated in fix-time order, and the records, their fired-alert events (on
+ * newest evaluated fix are evaluated in the vehicle's order (`fixOrderMs`: the fix time, or the
+ * arrival of a fix reported ahead of it; `newest_fix` and the rules' times are such places), and the
+ * records (at the fix time the device reported), their fired-alert events (on
  * the outbox) and the new states are written together. A redelivered batch finds its fixes no newer
  * than the stored state and fires nothing; a crash before the commit leaves nothing behind.
  */
@@ -75,7 +89,7 @@ export class AlertEvaluator {
   }
 
   private async evaluate(events: readonly PositionReportedV1[]): Promise<void> {
-    const byVehicle = byVehicleInFixOrder(events);
+    const byVehicle = byVehicleInOrder(events);
     const vehicleIds = [...byVehicle.keys()];
     const outcome = await this.dataSource.transaction(async (manager) => {
       // Locked in vehicle order, so that two transactions over overlapping vehicles cannot deadlock.
@@ -97,23 +111,22 @@ export class AlertEvaluator {
         const rules = this.ruleSets.forVehicle(vehicle);
         let memory = stored?.state ?? emptyMemory();
         let newest = stored ? new Date(stored.newest_fix).getTime() : -Infinity;
-        for (const fix of fixes) {
-          const fixTime = Date.parse(fix.fixTime);
+        for (const { fix, orderMs } of fixes) {
           // Late fixes and redeliveries: never newer than what was evaluated, never fire.
-          if (fixTime <= newest) continue;
+          if (orderMs <= newest) continue;
           const evaluation = evaluateFix(
             memory,
-            { vehicleId, fixTime, lat: fix.lat, lng: fix.lng, readings: fix },
+            { vehicleId, fixTime: orderMs, lat: fix.lat, lng: fix.lng, readings: fix },
             rules.configurations,
             rules.geofences,
           );
           memory = evaluation.memory;
-          newest = fixTime;
+          newest = orderMs;
           evaluated++;
           for (const firing of evaluation.firings) {
             const configuration = rules.configurations.find((held) => held.id === firing.configurationId);
             if (configuration && vehicle)
-              fired.push({ firing, configuration, vehicle, fix, fixTime: new Date(fixTime) });
+              fired.push({ firing, configuration, vehicle, fix, fixTime: new Date(instantMs(fix.fixTime)) });
           }
         }
         if (newest !== -Infinity && (!stored || newest > new Date(stored.newest_fix).getTime()))

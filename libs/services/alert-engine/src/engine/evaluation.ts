@@ -71,8 +71,9 @@ function planOf(configurations: readonly CoveringConfiguration[]): Plan {
 }
 
 /**
- * Evaluates one fix (docs/alerts.md, "Rules"). The caller passes the fixes of one vehicle in fix-time
- * order and drops those not newer than `memory.previous.fixTime`: a late fix never fires. Such a fix
+ * Evaluates one fix (docs/alerts.md, "Rules"). The caller passes the fixes of one vehicle in the
+ * vehicle's order (`RuleFix.fixTime` is the fix's place in it, `fixOrderMs`) and drops those not newer
+ * than `memory.previous.fixTime`: a late fix never fires. Such a fix
  * given anyway changes nothing here either. `configurations` are all the active ones covering the
  * vehicle: the episodes of configurations not among them are forgotten. Pass the same array, never
  * changed in place, for as long as the configurations stay the same: their grouping is cached per

@@ -6,7 +6,11 @@ import type { GeofenceIndex } from '@fleet/geo';
 /** One position of a vehicle, as the rules see it. */
 export interface RuleFix {
   vehicleId: number;
-  /** Fix time, epoch milliseconds. */
+  /**
+   * The fix's place in the vehicle's order, epoch milliseconds: its fix time, or its arrival when the
+   * device's clock put the fix ahead of it (`fixOrderMs`, issue 54). What the rules measure durations
+   * and order by; the record keeps the fix time the device reported.
+   */
   fixTime: number;
   lat: number;
   lng: number;

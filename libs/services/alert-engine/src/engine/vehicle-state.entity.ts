@@ -11,6 +11,7 @@ export class VehicleState {
   @PrimaryColumn({ name: 'vehicle_id', type: 'integer' })
   vehicleId!: number;
 
+  /** The newest fix's place in the vehicle's order (`fixOrderMs`), not always its fix time. */
   @Column({ name: 'newest_fix', type: 'timestamptz' })
   newestFix!: Date;
 

@@ -18,10 +18,13 @@ import {
   InsightProjectionQueries,
 } from './insight-projection.queries';
 
-/** A fix with its fix time in epoch milliseconds, read once from its text. */
+/**
+ * A fix with its place in the vehicle's order in epoch milliseconds (`fixOrderMs`: its fix time, or its
+ * arrival when a clock ahead put the fix after it), computed once.
+ */
 export interface TimedFix {
   event: PositionReportedV1;
-  fixMs: number;
+  orderMs: number;
 }
 
 /** One vehicle's insights from the fixes of a batch that advanced its last position. */
@@ -59,12 +62,12 @@ export class InsightProjection {
     this.movingSpeedKmh = config.motion.movingSpeedKmh;
   }
 
-  /** Pure: `fixes` are the vehicle's fixes newer than its last position, in fix-time order. */
+  /** Pure: `fixes` are the vehicle's fixes newer than its last position, in the vehicle's order. */
   advance(vehicleId: number, stored: unknown, fixes: readonly TimedFix[]): VehicleInsights {
     let state = storedState(stored);
     const activity = new Map<number, ActivityFigures>();
     const events = new Map<string, DrivingEventObservation>();
-    for (const { event: fix, fixMs: timeMs } of fixes) {
+    for (const { event: fix, orderMs: timeMs } of fixes) {
       const step = advanceInsights(
         state,
         {

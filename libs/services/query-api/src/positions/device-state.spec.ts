@@ -15,7 +15,7 @@ const fix = (minute: number, readings: Partial<PositionReportedV1> = {}): Positi
 });
 const state = (minute: number, rest: Partial<DeviceState> = {}): DeviceState => ({
   ...NO_DEVICE_STATE,
-  fixTimeMs: Date.parse(at(minute)),
+  orderMs: Date.parse(at(minute)),
   ...rest,
 });
 const shown = (records: PositionReportedV1[]) =>
@@ -67,6 +67,21 @@ describe('toRecords: door and engine state', () => {
       0,
     );
     expect(after.doorLocked).toBe(true);
+  });
+
+  it('ranks a fix ahead of its arrival at its arrival, so the fixes after it still advance the state', () => {
+    // Fixed at minute 10 by a clock running ahead, received at minute 2; then fixes of minutes 3 and 4.
+    const ahead = { ...fix(10, { doorLocked: true }), receivedAt: at(2) };
+    const { records, state: after } = toRecords(
+      [ahead, fix(3, { doorLocked: false }), fix(4, { engineEnabled: true })],
+      NO_DEVICE_STATE,
+      0,
+    );
+    expect(shown(records).map((record) => record.doorLocked)).toEqual([true, false, false]);
+    expect(after).toEqual(state(4, { doorLocked: false, engineEnabled: true }));
+    // And after a stored position that came in ahead of its time, a fix newer than its arrival counts.
+    const { state: next } = toRecords([fix(5, { doorLocked: true })], state(2, { doorLocked: false }), 0);
+    expect(next.doorLocked).toBe(true);
   });
 
   it('passes events through untouched when there is nothing to carry', () => {

@@ -1,21 +1,24 @@
-import { PositionReportedV1 } from '@fleet/contracts';
+import { fixOrderMs, PositionReportedV1 } from '@fleet/contracts';
 import { shownOdometerM } from '../commands/odometer-offset';
 
 /**
  * What the projection carries from one report of a vehicle to the next, as its last position holds
- * it: the newest fix time, the latest door and engine state the device reported, and the device's
- * own latest odometer reading (before the vehicle's offset).
+ * it: the newest fix's place in the vehicle's order, the latest door and engine state the device
+ * reported, and the device's own latest odometer reading (before the vehicle's offset).
  */
 export interface DeviceState {
-  /** Epoch milliseconds of the last position's fix; -Infinity before the first. */
-  fixTimeMs: number;
+  /**
+   * The last position's place in the vehicle's order (`fixOrderMs`: its fix time, or its arrival when
+   * that came first), epoch milliseconds; -Infinity before the first.
+   */
+  orderMs: number;
   doorLocked: boolean | null;
   engineEnabled: boolean | null;
   deviceOdometerM: number | null;
 }
 
 export const NO_DEVICE_STATE: DeviceState = {
-  fixTimeMs: -Infinity,
+  orderMs: -Infinity,
   doorLocked: null,
   engineEnabled: null,
   deviceOdometerM: null,
@@ -33,7 +36,7 @@ export interface ProjectedRecords {
  * offsets" and "Door and engine state"):
  * - every odometer reading gets the vehicle's current offset;
  * - a fix newer than the last position that lacks `doorLocked` or `engineEnabled` carries the state
- *   reported before it (in fix order), so the last position, and the history row written with it,
+ *   reported before it (in the vehicle's order, `fixOrderMs`), so the last position, and the history row written with it,
  *   show the device's latest reported state. A fix older than the last position (a late upload) is
  *   stored as reported: what was known before it is not at hand, and it changes no later record.
  * Pure; an event that needs no change is passed through as it is.
@@ -50,12 +53,12 @@ export function toRecords(
   );
   // Stable: of two fixes with one time (a resent report) the first given is the one history keeps.
   const newer = events
-    .map((event, index) => ({ index, ms: new Date(event.fixTime).getTime() }))
-    .filter((entry) => entry.ms > before.fixTimeMs)
+    .map((event, index) => ({ index, ms: fixOrderMs(event) }))
+    .filter((entry) => entry.ms > before.orderMs)
     .sort((a, b) => a.ms - b.ms);
   const state = { ...before };
   for (const { index, ms } of newer) {
-    if (ms === state.fixTimeMs) continue;
+    if (ms === state.orderMs) continue;
     const event = events[index];
     const carried: Partial<PositionReportedV1> = {};
     if (event.doorLocked === undefined && state.doorLocked !== null) carried.doorLocked = state.doorLocked;
@@ -63,7 +66,7 @@ export function toRecords(
       carried.engineEnabled = state.engineEnabled;
     if (carried.doorLocked !== undefined || carried.engineEnabled !== undefined)
       records[index] = { ...records[index], ...carried };
-    state.fixTimeMs = ms;
+    state.orderMs = ms;
     state.doorLocked = event.doorLocked ?? state.doorLocked;
     state.engineEnabled = event.engineEnabled ?? state.engineEnabled;
     state.deviceOdometerM = event.odometerM ?? state.deviceOdometerM;

@@ -1,4 +1,4 @@
-import { instantMs, PositionReportedV1 } from '@fleet/contracts';
+import { fixOrderMs, instantMs, PositionReportedV1 } from '@fleet/contracts';
 import { BatchCoalescer } from '@fleet/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -34,8 +34,12 @@ interface LastPositionUpdate {
   insights: VehicleInsights;
 }
 
+/** The stored last position's place in the vehicle's order: `fixOrderMs` of its row (issue 54). */
+const orderMsOf = (row: CurrentRow): number =>
+  Math.min(new Date(row.fix_time).getTime(), new Date(row.received_at).getTime());
+
 const deviceStateOf = (row: CurrentRow): DeviceState => ({
-  fixTimeMs: new Date(row.fix_time).getTime(),
+  orderMs: orderMsOf(row),
   doorLocked: row.door_locked,
   engineEnabled: row.engine_enabled,
   deviceOdometerM: row.device_odometer_m,
@@ -55,7 +59,9 @@ function groupByVehicle(events: readonly PositionReportedV1[]): Map<number, Posi
  * The position projections of one consumed batch, in one transaction: history (idempotent), then per
  * vehicle the last position, last-seen time, motion state and completed trips. Only fixes newer than
  * the stored last position advance it, so a late or repeated fix never turns the clock back; it still
- * lands in history and proves the device was heard from. Events are stored as records (toRecords):
+ * lands in history and proves the device was heard from. Newer means later in the vehicle's order
+ * (`fixOrderMs`: the fix time, or the arrival of a fix reported ahead of it), so a fix from a clock
+ * running ahead holds none of this until its time comes (issue 54). Events are stored as records (toRecords):
  * odometer readings with the vehicle's offset, door and engine state carried forward.
  */
 @Injectable()
@@ -180,20 +186,21 @@ export class PositionProjection {
     let lastSeenMs = current ? new Date(current.last_seen_at).getTime() : 0;
     for (const event of events) lastSeenMs = Math.max(lastSeenMs, instantMs(event.receivedAt));
     const lastSeenAt = new Date(lastSeenMs);
-    const after = current ? new Date(current.fix_time).getTime() : -Infinity;
-    // Each fix time parsed once (the sort's comparisons parsed two a call: 3 % of query-api's CPU).
+    const after = current ? orderMsOf(current) : -Infinity;
+    // Each place computed once (the sort's comparisons parsed two a call: 3 % of query-api's CPU).
     const newer = events
-      .map((event) => ({ event, fixMs: instantMs(event.fixTime) }))
-      .filter(({ fixMs }) => fixMs > after)
-      .sort((a, b) => a.fixMs - b.fixMs);
+      .map((event) => ({ event, orderMs: fixOrderMs(event) }))
+      .filter(({ orderMs }) => orderMs > after)
+      .sort((a, b) => a.orderMs - b.orderMs);
     const trips: CompletedTrip[] = [];
     let motion: StoredMotion = current?.motion;
     const insights = this.insights.advance(vehicleId, current?.insight_state, newer);
-    for (const { event, fixMs } of newer) {
+    for (const { event, orderMs } of newer) {
       const before = motion;
+      // The motion rules see each fix at its place in the order: never a time ahead of its arrival.
       const next = this.motion.advance(motion, {
         id: event.eventId,
-        fixTime: new Date(fixMs),
+        fixTime: new Date(orderMs),
         lat: event.lat,
         lng: event.lng,
         speedKmh: event.speedKmh,

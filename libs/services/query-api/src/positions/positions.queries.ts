@@ -33,6 +33,8 @@ export interface AppendedRow {
 export interface CurrentRow {
   vehicle_id: number;
   fix_time: Date;
+  /** With `fix_time`, the last position's place in the vehicle's order (`fixOrderMs`). */
+  received_at: Date;
   last_seen_at: Date;
   motion: StoredMotion;
   door_locked: boolean | null;
@@ -141,7 +143,7 @@ export class PositionQueries {
   /** Locks the last positions of `vehicleIds` that exist (FOR UPDATE, in id order) and reads them. */
   async lockLastPositions(manager: EntityManager, vehicleIds: readonly number[]): Promise<CurrentRow[]> {
     return manager.query(
-      `SELECT vehicle_id, fix_time, last_seen_at, motion, readings->'doorLocked' AS door_locked,
+      `SELECT vehicle_id, fix_time, received_at, last_seen_at, motion, readings->'doorLocked' AS door_locked,
               readings->'engineEnabled' AS engine_enabled, device_odometer_m, insight_state
          FROM query.last_positions WHERE vehicle_id = ANY($1::int[]) ORDER BY vehicle_id FOR UPDATE`,
       [vehicleIds],
@@ -173,7 +175,9 @@ export class PositionQueries {
   }
 
   /**
-   * Writes new last positions in one statement; a stored one is replaced only by a newer fix. The
+   * Writes new last positions in one statement; a stored one is replaced only by a newer fix, newer in
+   * the vehicle's order (`fixOrderMs`: the fix time, or the arrival when that came first), so a fix
+   * whose clock ran ahead never holds the last position until its time comes (issue 54). The
    * anchor (the point the nearest index holds) moves only once the vehicle is more than the slack away
    * from it; while it stays, no indexed column changes and the update can be HOT.
    */
@@ -197,7 +201,7 @@ export class PositionQueries {
                            THEN EXCLUDED.lat ELSE last_positions.anchor_lat END,
          anchor_lng = CASE WHEN point(last_positions.anchor_lng, last_positions.anchor_lat) <-> point(EXCLUDED.lng, EXCLUDED.lat) > $2
                            THEN EXCLUDED.lng ELSE last_positions.anchor_lng END
-       WHERE last_positions.fix_time < EXCLUDED.fix_time`,
+       WHERE LEAST(last_positions.fix_time, last_positions.received_at) < LEAST(EXCLUDED.fix_time, EXCLUDED.received_at)`,
       [JSON.stringify(rows), NEAREST_ANCHOR_SLACK_DEGREES],
     );
   }
@@ -212,12 +216,21 @@ export class PositionQueries {
     );
   }
 
-  /** The history points at a trip's start and end, in that order (fewer when one is missing). */
+  /**
+   * The history points at a trip's start and end, in that order (fewer when one is missing). A trip's
+   * times are its points' places in the vehicle's order (`fixOrderMs`): the fix time, or the arrival
+   * of a fix reported ahead of it, whose row is then at most the clock skew later (at most an hour,
+   * INGEST_CLOCK_SKEW_SECONDS' bound). The first row from the time on is the one in the usual case.
+   */
   async tripEnds(manager: EntityManager, vehicleId: number, trip: CompletedTrip): Promise<TripEnd[]> {
     return manager.query(
-      `(SELECT lat, lng FROM query.positions WHERE vehicle_id = $1 AND fix_time = $2)
+      `(SELECT lat, lng FROM query.positions
+         WHERE vehicle_id = $1 AND fix_time >= $2 AND fix_time <= $2::timestamptz + interval '1 hour'
+           AND LEAST(fix_time, received_at) = $2 ORDER BY fix_time LIMIT 1)
        UNION ALL
-       (SELECT lat, lng FROM query.positions WHERE vehicle_id = $1 AND fix_time = $3)`,
+       (SELECT lat, lng FROM query.positions
+         WHERE vehicle_id = $1 AND fix_time >= $3 AND fix_time <= $3::timestamptz + interval '1 hour'
+           AND LEAST(fix_time, received_at) = $3 ORDER BY fix_time LIMIT 1)`,
       [vehicleId, trip.start, trip.end],
     );
   }
