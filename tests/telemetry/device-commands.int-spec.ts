@@ -3,6 +3,7 @@ import { CommandRequestedV1, CommandResultV1, Topics } from '@fleet/contracts';
 import { EventPublisher } from '@fleet/platform';
 import { InProcessBroker, InProcessEventPublisher, PostgresBrokerStore } from '@fleet/platform-transport';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
+import { DeviceSettingsStore } from '@fleet/telemetry-ingest-service';
 import { TelemetryContext } from './telemetry-context';
 
 /** Seconds before an unacknowledged command is handed out again, in this file. */
@@ -39,7 +40,14 @@ describe('device commands on the OsmAnd port (real PostgreSQL)', () => {
     await h?.close();
   });
 
-  const newVehicle = () => h.newVehicle({ companyIds: [companyId] });
+  /** Each vehicle's device secret: commands go only to devices that prove who they are (docs/security.md, F1). */
+  const secrets = new Map<number, string>();
+  const newVehicle = async (): Promise<TestVehicle> => {
+    const vehicle = await h.newVehicle({ companyIds: [companyId] });
+    const { secret } = await h.app.get(DeviceSettingsStore).write(vehicle.id, { secret: 'new' });
+    secrets.set(vehicle.id, secret!);
+    return vehicle;
+  };
 
   /** A command as command-gateway publishes it; requested now and valid for five minutes by default. */
   const command = (
@@ -69,6 +77,7 @@ describe('device commands on the OsmAnd port (real PostgreSQL)', () => {
     fields: Record<string, string | number | boolean> = {},
   ): Promise<Answer> => {
     const query = new URLSearchParams({ id: vehicle.imei, lat: '52.5', lon: '13.4' });
+    query.set('secret', secrets.get(vehicle.id)!);
     for (const [name, value] of Object.entries(fields)) query.set(name, String(value));
     const response = await fetch(`${h.deviceUrl}/?${query}`);
     return {
@@ -213,6 +222,7 @@ describe('device commands on the OsmAnd port (real PostgreSQL)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         device_id: vehicle.imei,
+        secret: secrets.get(vehicle.id),
         location: {
           coords: { latitude: 52.5, longitude: 13.4 },
           extras: { cmdid: immobilise.commandId.toUpperCase(), cmdstatus: 'failed', engine: true },

@@ -66,6 +66,7 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
         allowedNetworks: null,
         clockOffsetSeconds: 0,
         secretRequired: false,
+        insecureCommands: false,
         updatedAt: null,
       });
     });
@@ -93,6 +94,7 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
         allowedNetworks: ['10.64.0.0/16', '100.70.12.0/24'],
         clockOffsetSeconds: 3600,
         secretRequired: false,
+        insecureCommands: false,
         updatedAt: expect.stringMatching(UTC_Z),
       });
       expect(await settingsOf(vehicle.id)).toEqual(answer);
@@ -218,7 +220,7 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
       [
         'nothing to change',
         '',
-        /^profile: nothing to change: give one or more of profile, allowedNetworks, clockOffsetSeconds, newSecret, clearSecret$/,
+        /^profile: nothing to change: give one or more of profile, allowedNetworks, clockOffsetSeconds, newSecret, clearSecret, insecureCommands$/,
       ],
       [
         'an unknown profile',
@@ -285,6 +287,7 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
         allowedNetworks: null,
         clockOffsetSeconds: 0,
         secretRequired: false,
+        insecureCommands: false,
         updatedAt: null,
       });
       const set = await admin.set(vehicle.id, {
@@ -299,6 +302,7 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
         allowedNetworks: ['10.64.0.0/16', '2001:db8::/32'],
         clockOffsetSeconds: -7200,
         secretRequired: true,
+        insecureCommands: false,
         updatedAt: expect.any(Date),
         secret: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       });
@@ -324,6 +328,7 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
         allowedNetworks: null,
         clockOffsetSeconds: -7200,
         secretRequired: false,
+        insecureCommands: false,
       });
       expect(Object.keys(cleared)).not.toContain('secret');
     });
@@ -380,6 +385,18 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
       });
     });
 
+    it('opts a device out of authenticated commands and back, explicitly (shown as insecureCommands)', async () => {
+      const vehicle = await newVehicle();
+      expect(await admin.set(vehicle.id, { insecureCommands: true })).toMatchObject({
+        insecureCommands: true,
+        secretRequired: false,
+      });
+      expect(await settingsOf(vehicle.id)).toMatchObject({ insecureCommands: true });
+      expect(await admin.set(vehicle.id, { insecureCommands: false })).toMatchObject({
+        insecureCommands: false,
+      });
+    });
+
     it('reaches the running tracker port: a secret set with the CLI is required within the cache time', async () => {
       const vehicle: TestVehicle = await newVehicle();
       const report = (query: Record<string, string>) =>
@@ -388,7 +405,8 @@ describe('device settings: route and admin CLI (real PostgreSQL)', () => {
         );
       expect((await report({})).status).toBe(200);
       const { secret } = await admin.set(vehicle.id, { newSecret: true });
-      await waitFor(async () => (await report({})).status === 401, {
+      // Refused without it, and answered as an unknown device (F3).
+      await waitFor(async () => (await report({})).status === 400, {
         description: 'the CLI’s secret to be required by the tracker port',
         timeoutMs: 15_000,
       });

@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import { Topics } from '@fleet/contracts';
 import { Gt06Device } from '@fleet/simulator';
-import { Gt06Port } from '@fleet/telemetry-ingest-service';
+import { FleetMetrics } from '@fleet/platform';
+import { DeviceSettingsStore, Gt06Port } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
 import { Gt06Fix } from '@fleet/trackers';
 import { TelemetryContext } from './telemetry-context';
@@ -41,6 +42,39 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
 
   const device = (vehicle: Pick<TestVehicle, 'imei'>, onCommand?: (text: string) => string | undefined) =>
     Gt06Device.connect({ host: '127.0.0.1', port, imei: vehicle.imei, onCommand });
+
+  /** A vehicle whose tracker is pinned to this machine: commands go only to devices that prove who they are (F1). */
+  const pinnedVehicle = async () => {
+    const vehicle = await h.newVehicle({ companyIds: [companyId] });
+    await h.app.get(DeviceSettingsStore).write(vehicle.id, { allowedNetworks: ['127.0.0.1/32'] });
+    return vehicle;
+  };
+
+  /** GT06 sessions live on this replica (`fleet_device_sessions{protocol="gt06"}`). */
+  const liveSessions = async (): Promise<number> =>
+    (await h.app.get(FleetMetrics).deviceConnections.get()).values.find(
+      (value) => value.labels.protocol === 'gt06',
+    )?.value ?? 0;
+
+  it('keeps one identity per connection: the same IMEI again is answered, another closes the connection and releases the session', async () => {
+    const [mine, other] = [
+      await h.newVehicle({ companyIds: [companyId] }),
+      await h.newVehicle({ companyIds: [companyId] }),
+    ];
+    const before = await liveSessions();
+    const tracker = await device(mine);
+    await tracker.login();
+    expect(await liveSessions()).toBe(before + 1);
+    await expect(tracker.login(other.imei)).rejects.toThrow(/closed/);
+    await tracker.closed();
+    await waitFor(async () => (await liveSessions()) === before, { description: 'the session released' });
+    await h.transportIdle();
+    expect(
+      await h.database.pool.query('SELECT 1 FROM query.positions WHERE vehicle_id = $1', [other.id]),
+    ).toMatchObject({
+      rowCount: 0,
+    });
+  });
 
   it('answers a login of a known device and stores its locations with ACC and mileage', async () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
@@ -91,7 +125,7 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
   });
 
   it('sends an immobilise command as 0x80 and acknowledges it with the 0x15 answer', async () => {
-    const vehicle = await h.newVehicle({ companyIds: [companyId] });
+    const vehicle = await pinnedVehicle();
     const tracker = await device(vehicle, (text) =>
       text === 'Relay,1#' ? 'Cut off the fuel supply: Success!' : undefined,
     );
@@ -111,7 +145,7 @@ describe('the GT06 port (real sockets, real PostgreSQL)', () => {
   });
 
   it('fails a door lock at once: the GT06 relay profile has no door output', async () => {
-    const vehicle = await h.newVehicle({ companyIds: [companyId] });
+    const vehicle = await pinnedVehicle();
     const tracker = await device(vehicle);
     tracker.sendGps(fix(Date.now() - 5_000, 0));
     await h.storedPositions(vehicle.id, 1);

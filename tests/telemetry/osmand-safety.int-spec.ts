@@ -6,7 +6,7 @@ import { collectEvents, TestVehicle } from '@fleet/testing';
 import { TelemetryContext } from './telemetry-context';
 
 /** Unknown devices one source address may name a minute, in this file. */
-const UNKNOWN_ALLOWANCE = 5;
+const UNKNOWN_ALLOWANCE = 10;
 const Results = collectEvents(Topics.commandResults);
 
 interface Answer {
@@ -126,14 +126,16 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
       const immobilise = await requestCommand(vehicle);
       const settle = { cmdid: immobilise.commandId, cmdstatus: 'ok' };
 
-      expect(await report(vehicle)).toMatchObject({ status: 401, body: 'device secret required' });
-      expect(await report(vehicle, { secret: 'guess' })).toMatchObject({
-        status: 401,
-        body: 'device secret does not match',
-      });
-      expect(await report(vehicle, { ...settle })).toMatchObject({ status: 401 });
-      expect(await report(vehicle, { ...settle, secret: `${secret}x` })).toMatchObject({ status: 401 });
+      // Answered as an unknown device would be (F3): the caller proved nothing, and learns nothing.
+      const asUnknown = { status: 400, body: `unknown device "${vehicle.imei}"` };
+      expect(await report(vehicle, {}, '127.0.1.1')).toMatchObject(asUnknown);
+      expect(await report(vehicle, { secret: 'guess' }, '127.0.1.1')).toMatchObject(asUnknown);
+      expect(await report(vehicle, { ...settle }, '127.0.1.1')).toMatchObject(asUnknown);
+      expect(await report(vehicle, { ...settle, secret: `${secret}x` }, '127.0.1.1')).toMatchObject(
+        asUnknown,
+      );
       const form = await send(port, '/', {
+        from: '127.0.1.1',
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
@@ -143,8 +145,9 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
           secret: secret.slice(1),
         }).toString(),
       });
-      expect(form.status).toBe(401);
+      expect(form).toMatchObject(asUnknown);
       const json = await send(port, '/', {
+        from: '127.0.1.1',
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -152,7 +155,7 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
           location: { coords: { latitude: 52.5, longitude: 13.4 } },
         }),
       });
-      expect(json.status).toBe(401);
+      expect(json).toMatchObject({ status: 404, body: `unknown device "${vehicle.imei}"` });
 
       // Nothing of the refused reports reached the history or the command.
       expect(await storedPositions(vehicle.id)).toBe(0);
@@ -164,12 +167,12 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
       expect(rows).toEqual([{ handed_at: null }]);
 
       // The device itself, with its secret, gets the command and settles it.
-      const taken = await report(vehicle, { secret });
+      const taken = await report(vehicle, { secret }, '127.0.1.1');
       expect(taken.status).toBe(200);
       expect(JSON.parse(taken.body)).toEqual({
         commands: [{ id: immobilise.commandId, type: 'ignition', on: false }],
       });
-      expect(await report(vehicle, { ...settle, secret })).toMatchObject({ status: 200 });
+      expect(await report(vehicle, { ...settle, secret }, '127.0.1.1')).toMatchObject({ status: 200 });
       expect(await resultsOf(immobilise.commandId)).toEqual(['sent', 'acknowledged']);
       expect(await storedPositions(vehicle.id)).toBe(2);
     });
@@ -178,6 +181,7 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
       const vehicle = await newVehicle();
       const secret = (await configure(vehicle, 'newSecret=true'))!;
       const form = await send(port, '/', {
+        from: '127.0.1.2',
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ id: vehicle.imei, lat: '52.5', lon: '13.4', secret }).toString(),
@@ -185,6 +189,7 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
       expect(form.status).toBe(200);
       const location = { coords: { latitude: 52.5, longitude: 13.4 } };
       const inBody = await send(port, '/', {
+        from: '127.0.1.2',
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ device_id: vehicle.imei, location, secret }),
@@ -192,6 +197,7 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
       expect(inBody.status).toBe(200);
       // Traccar Client posts its JSON to the server URL it was given, query string and all.
       const inQuery = await send(port, `/?secret=${secret}`, {
+        from: '127.0.1.2',
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ device_id: vehicle.imei, location }),
@@ -201,30 +207,30 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
 
     it('stops working at once when replaced, and is no longer needed when cleared', async () => {
       const vehicle = await newVehicle();
-      expect((await report(vehicle)).status).toBe(200);
+      expect((await report(vehicle, {}, '127.0.1.3')).status).toBe(200);
       const first = (await configure(vehicle, 'newSecret=true'))!;
-      expect((await report(vehicle, { secret: first })).status).toBe(200);
+      expect((await report(vehicle, { secret: first }, '127.0.1.3')).status).toBe(200);
       const second = (await configure(vehicle, 'newSecret=true'))!;
-      expect((await report(vehicle, { secret: first })).status).toBe(401);
-      expect((await report(vehicle, { secret: second })).status).toBe(200);
+      expect((await report(vehicle, { secret: first }, '127.0.1.3')).status).toBe(400);
+      expect((await report(vehicle, { secret: second }, '127.0.1.3')).status).toBe(200);
       await configure(vehicle, 'clearSecret=true');
-      expect((await report(vehicle)).status).toBe(200);
+      expect((await report(vehicle, {}, '127.0.1.3')).status).toBe(200);
     });
 
     it('binds only its own vehicle: another vehicle’s secret does not open it', async () => {
       const [mine, theirs] = [await newVehicle(), await newVehicle()];
       await configure(mine, 'newSecret=true');
       const theirSecret = (await configure(theirs, 'newSecret=true'))!;
-      expect((await report(mine, { secret: theirSecret })).status).toBe(401);
+      expect((await report(mine, { secret: theirSecret }, '127.0.1.4')).status).toBe(400);
     });
   });
 
-  it('refuses a device pinned to networks from elsewhere (403) and takes it from them', async () => {
+  it('refuses a device pinned to networks from elsewhere (as an unknown device) and takes it from them', async () => {
     const vehicle = await newVehicle();
     await configure(vehicle, 'allowedNetworks=127.0.0.4/32,10.64.0.0/16');
     expect(await report(vehicle, {}, '127.0.0.1')).toMatchObject({
-      status: 403,
-      body: 'source address not allowed',
+      status: 400,
+      body: `unknown device "${vehicle.imei}"`,
     });
     expect((await report(vehicle, {}, '127.0.0.4')).status).toBe(200);
     expect(await storedPositions(vehicle.id)).toBe(1);
@@ -232,25 +238,107 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
     expect((await report(vehicle, {}, '127.0.0.1')).status).toBe(200);
   });
 
-  it('throttles unknown devices per source address: past the allowance even a known device gets 429, other addresses do not', async () => {
-    const vehicle = await newVehicle();
+  it('throttles unknown devices per source address, and never a known device behind the same address (carrier NAT)', async () => {
+    const [vehicle, secured] = [await newVehicle(), await newVehicle()];
+    const secret = (await configure(secured, 'newSecret=true'))!;
     const guesser = '127.0.0.2';
     for (let guess = 0; guess < UNKNOWN_ALLOWANCE; guess += 1) {
       const answer = await report(`35999999000000${guess}`, {}, guesser);
       expect({ guess, status: answer.status }).toEqual({ guess, status: 400 });
     }
-    const known = await report(vehicle, {}, guesser);
-    expect(known.status).toBe(429);
-    expect(Number(known.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(known.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect((await report('359999990000099', {}, guesser)).status).toBe(429);
-    // A malformed report, too, is refused before it is read.
-    expect((await send(port, '/?id=x', { from: guesser })).status).toBe(429);
-    expect(await storedPositions(vehicle.id)).toBe(0);
+    const unknown = await report('359999990000099', {}, guesser);
+    expect(unknown.status).toBe(429);
+    expect(Number(unknown.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(unknown.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // The audit's case: registered devices behind the same address are served and stored.
+    expect((await report(vehicle, {}, guesser)).status).toBe(200);
+    expect((await report(secured, { secret }, guesser)).status).toBe(200);
+    expect(await storedPositions(vehicle.id)).toBe(1);
+    expect(await storedPositions(secured.id)).toBe(1);
+    // A refused known device is answered as the unknown ones now are: 429, nothing told.
+    expect((await report(secured, { secret: 'guess' }, guesser)).status).toBe(429);
 
     // Another address is not affected, for known and unknown devices alike.
-    expect((await report(vehicle, {}, '127.0.0.3')).status).toBe(200);
+    expect(
+      (await report(vehicle, { timestamp: Math.floor(Date.now() / 1000) + 1 }, '127.0.0.3')).status,
+    ).toBe(200);
     expect((await report('359999990000098', {}, '127.0.0.3')).status).toBe(400);
+  });
+
+  it('answers a known device’s too-old fix as an unknown device’s report, to a caller who proved nothing (F3)', async () => {
+    const vehicle = await newVehicle();
+    const old = Math.floor(Date.now() / 1000) - 400 * 86_400;
+    const known = await report(vehicle, { timestamp: old }, '127.0.0.5');
+    const unknown = await report('359999990000097', { timestamp: old }, '127.0.0.5');
+    expect(known).toMatchObject({ status: 400, body: `unknown device "${vehicle.imei}"` });
+    expect(unknown).toMatchObject({ status: 400, body: 'unknown device "359999990000097"' });
+    // The device with its secret is told why.
+    const secret = (await configure(vehicle, 'newSecret=true'))!;
+    const told = await report(vehicle, { timestamp: old, secret }, '127.0.0.5');
+    expect(told.status).toBe(400);
+    expect(told.body).toMatch(/^timestamp: .* older than the position history/);
+  });
+
+  describe('commands only to devices that prove who they are (F1)', () => {
+    /** `count` fixes one minute apart, the first `startKm` km east of Berlin, moving 1 km a minute. */
+    const drive = async (vehicle: TestVehicle, startKm: number, count: number, extra = {}) => {
+      const answers: Answer[] = [];
+      const start = Math.floor(Date.now() / 1000) - 3_600;
+      for (let step = 0; step < count; step += 1) {
+        const lon = 13.4 + (startKm + step) * 0.014_76;
+        answers.push(await report(vehicle, { timestamp: start + step * 60, lon: lon.toFixed(6), ...extra }));
+      }
+      return answers;
+    };
+
+    it("the audit's case: without a secret, consistent fixes from 880 km away take no command and settle none", async () => {
+      const vehicle = await newVehicle();
+      expect((await drive(vehicle, 0, 2)).map((answer) => answer.status)).toEqual([200, 200]);
+      const immobilise = await requestCommand(vehicle);
+      const doorLock = await h.requestCommand(vehicle.id, companyId, { type: 'doorLock', lock: true });
+      // The attacker's three consistent fixes re-anchor the track, then carry on there.
+      const answers = await drive(vehicle, 880, 5, { cmdid: doorLock.commandId, cmdstatus: 'failed' });
+      for (const answer of answers)
+        expect(answer).toEqual(expect.objectContaining({ status: 200, body: '' }));
+      // The real device, without a secret, gets nothing either: it proved nothing.
+      expect((await drive(vehicle, 2, 1))[0]).toEqual(expect.objectContaining({ status: 200, body: '' }));
+      const held = await h.commandResults(Results.collector, immobilise.commandId);
+      expect(held).toEqual([
+        expect.objectContaining({ status: 'held', reason: 'waiting for an authenticated device' }),
+      ]);
+      expect(await resultsOf(doorLock.commandId)).toEqual(['held']);
+      const { rows } = await h.database.pool.query(
+        'SELECT handed_at, acknowledged_at FROM ingest.device_commands WHERE vehicle_id = $1',
+        [vehicle.id],
+      );
+      expect(rows).toEqual([
+        { handed_at: null, acknowledged_at: null },
+        { handed_at: null, acknowledged_at: null },
+      ]);
+
+      // With a secret, the device itself takes them; a re-anchoring fix would not.
+      const secret = (await configure(vehicle, 'newSecret=true'))!;
+      const taken = await report(vehicle, { secret });
+      expect(taken.status).toBe(200);
+      expect(
+        JSON.parse(taken.body)
+          .commands.map((command: { id: string }) => command.id)
+          .sort(),
+      ).toEqual([immobilise.commandId, doorLock.commandId].sort());
+    });
+
+    it('an operator may opt a device out explicitly: its commands then go to any plausible report', async () => {
+      const vehicle = await newVehicle();
+      const settings = await h.send(
+        'PUT',
+        `/v2/api/vehicles/${vehicle.id}/device-settings?insecureCommands=true`,
+        token,
+      );
+      expect(settings.json()).toMatchObject({ insecureCommands: true, secretRequired: false });
+      const locate = await h.requestCommand(vehicle.id, companyId, { type: 'locate' });
+      const taken = await report(vehicle);
+      expect(JSON.parse(taken.body)).toEqual({ commands: [{ id: locate.commandId, type: 'locate' }] });
+    });
   });
 
   describe('hostile JSON bodies', () => {
@@ -298,10 +386,11 @@ describe('safety of the OsmAnd port (real PostgreSQL)', () => {
       const fixed = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
       const asSent = new Date(fixed.getTime() + 7_200_000);
 
-      // Without an offset, a time two hours ahead is refused as the future: never the last position.
+      // Without an offset, a time two hours ahead is refused as the future: never the last position
+      // (told as an unknown device's answer: the control has no secret, so its caller proved nothing).
       const refused = await report(control, { timestamp: at(asSent) });
-      expect(refused.status).toBe(400);
-      expect(refused.body).toMatch(/^timestamp: .* is in the future/);
+      expect(refused).toMatchObject({ status: 400, body: `unknown device "${control.imei}"` });
+      expect(await storedPositions(control.id)).toBe(0);
 
       expect((await report(corrected, { timestamp: at(asSent) })).status).toBe(200);
       expect((await lastFixOf(corrected.id)).toISOString()).toBe(fixed.toISOString());

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { Topics } from '@fleet/contracts';
 import { TeltonikaDevice } from '@fleet/simulator';
-import { TeltonikaPort } from '@fleet/telemetry-ingest-service';
+import { DeviceSettingsStore, TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
 import { AvlRecord, encodeTeltonikaTcpPacket, encodeTeltonikaUdp, IoValue } from '@fleet/trackers';
 import { TelemetryContext } from './telemetry-context';
@@ -165,10 +165,12 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
 
   it("writes a door lock command on the open connection and acknowledges it with the device's answer", async () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
+    // Commands go only to a device that proved who it is: this one is pinned to its network (F1).
+    await h.app.get(DeviceSettingsStore).write(vehicle.id, { allowedNetworks: ['127.0.0.1/32'] });
     const { device } = await connect(vehicle, (text) =>
       text === 'setdigout ?1' ? 'DOUT1:IGNORED DOUT2:1' : undefined,
     );
-    // Commands go only to a session that has reported a plausible fix.
+    // …and to its session once it has reported a plausible fix.
     expect(await device.send([record(Date.now() - 5_000, 0)])).toBe(1);
     const lock = await h.requestCommand(vehicle.id, companyId, { type: 'doorLock', lock: true });
     const results = () => h.commandResults(Results.collector, lock.commandId);

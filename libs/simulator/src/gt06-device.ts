@@ -63,6 +63,14 @@ export class Gt06Device {
     return device;
   }
 
+  /**
+   * Logs in again on the same connection, as `imei` (the device's own by default); resolves once the
+   * server answered. A server closes the connection on a login naming another device.
+   */
+  login(imei = this.options.imei): Promise<void> {
+    return this.exchange(GT06_PROTOCOL.login, encodeGt06Login(imei, this.nextSerial()));
+  }
+
   /** A location (0x22 when `extra` is given, else 0x12); the protocol sends no answer. */
   sendGps(fix: Gt06Fix, extra?: { acc?: boolean; mileageM?: number }): void {
     this.socket.write(encodeGt06Gps(fix, this.nextSerial(), extra));
