@@ -306,6 +306,21 @@ describe('the compose stack in containers', () => {
 
   it('relays a door lock to a Teltonika device on its open connection and records its acknowledgement', async () => {
     const vehicle = vehicles[1];
+    // Commands go only to a device that proves who it is (docs/security.md, F1): a pinned network, or
+    // fixes that continue the vehicle's settled track. The addresses the edge's containers connect from
+    // are not known in advance here, so the operator opts this test device out explicitly, the
+    // opt-out's end-to-end check (a warning in the settings it answers).
+    const optedOut = await waitFor(
+      async () =>
+        admin<{ insecureCommands: boolean; warning?: string }>(
+          'devices:set',
+          '--vehicle',
+          String(vehicle.id),
+          '--insecure-commands',
+        ).catch(() => undefined),
+      { timeoutMs: 30_000, intervalMs: 1_000, description: 'telemetry-ingest to know the vehicle' },
+    );
+    expect(optedOut).toMatchObject({ insecureCommands: true, warning: expect.stringContaining('insecure') });
     const { device, accepted } = await TeltonikaDevice.connect({
       host: '127.0.0.1',
       port: TELTONIKA_PORT,
@@ -315,7 +330,6 @@ describe('the compose stack in containers', () => {
     });
     expect(accepted).toBe(true);
     try {
-      // Commands go only to a session that reported a fix consistent with the vehicle's last one.
       expect(await device.send([avlRecord(nextTime(), 0.0001)])).toBe(1);
       const sent = await waitFor(
         async () => {

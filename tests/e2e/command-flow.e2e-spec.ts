@@ -7,6 +7,7 @@ import {
   companySnapshot,
   createTestKafka,
   DistributedServices,
+  pinTrackersToLoopback,
   TestDatabase,
   testAccessToken,
   waitFor,
@@ -169,6 +170,11 @@ describe('commands from the route to the device and the registry (separate proce
           (await count('SELECT count(*) AS n FROM commands.vehicles')) === vehicles.length,
         { timeoutMs: 30_000, description: 'ingest and command-gateway to learn the vehicles' },
       ),
+    );
+    // Commands go only to devices that prove who they are: these test devices report from their pinned network.
+    await pinTrackersToLoopback(
+      database.pool,
+      vehicles.map((vehicle) => vehicle.id),
     );
     // A first report per vehicle: ingest knows the company, query-api holds a last position.
     for (const vehicle of vehicles) await report(vehicle.imei, { odometer: '100000' });

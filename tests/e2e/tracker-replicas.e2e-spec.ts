@@ -8,8 +8,9 @@ import {
   companySnapshot,
   createTestKafka,
   DistributedServices,
-  TestDatabase,
+  pinTrackersToLoopback,
   testAccessToken,
+  TestDatabase,
   waitFor,
 } from '@fleet/testing';
 import { AvlRecord } from '@fleet/trackers';
@@ -119,6 +120,11 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
         { timeoutMs: 30_000, description: 'ingest and command-gateway to learn the vehicles' },
       ),
     );
+    // Commands go only to devices that prove who they are: these connect from their pinned network.
+    await pinTrackersToLoopback(
+      database.pool,
+      vehicles.map((vehicle) => vehicle.id),
+    );
   });
 
   afterAll(async () => {
@@ -132,7 +138,7 @@ describe('tracker sessions on two telemetry-ingest replicas (separate processes,
     const base = Date.now() - 60_000;
     const onA = await connect('ingest-a', vehicles[0].imei);
     const onB = await connect('ingest-b', vehicles[1].imei);
-    // A first plausible fix makes each session one that commands may be sent on.
+    // A first plausible fix of a pinned device makes its session one that commands may be sent on.
     expect(await onA.send([record(base, 0)])).toBe(1);
     expect(await onB.send([record(base, 0)])).toBe(1);
     const ids: string[] = [];

@@ -7,6 +7,7 @@ import {
   adminTenant,
   apiKeyToken,
   createTestDatabase,
+  pinTrackersToLoopback,
   StackProcess,
   StackState,
   TestDatabase,
@@ -110,6 +111,12 @@ describe('the whole stack behind its edge', () => {
     const tenant = await adminTenant(database.url, { name: 'Edge Freight', vehicles: 2, imeiPrefix: '86' });
     company = { id: tenant.companyId };
     vehicles = tenant.vehicles;
+    // Commands go only to devices that prove who they are: the test's trackers report from their pinned
+    // network (through the edge, whose address ingest sees).
+    await pinTrackersToLoopback(
+      database.pool,
+      vehicles.map((vehicle) => vehicle.id),
+    );
     token = await apiKeyToken(edge, tenant.apiKey);
   }, 420_000);
 

@@ -3,6 +3,7 @@ import { Topics } from '@fleet/contracts';
 import { EventPublisher } from '@fleet/platform';
 import { FleetSimulator, osmandHttpSender, SimulatedReport } from '@fleet/simulator';
 import { waitFor } from '@fleet/testing';
+import { DeviceSettingsStore } from '@fleet/telemetry-ingest-service';
 import { TelemetryContext } from './telemetry-context';
 
 /**
@@ -116,8 +117,11 @@ describe('the fleet simulator against the device port (real PostgreSQL)', () => 
   it('carries out a door-lock command from the platform and acknowledges it in its next report', async () => {
     const imei = '862000000000010';
     const vehicle = await h.newVehicle({ name: 'Sim commands', imei, companyIds: [companyId] });
+    // Commands go only to devices that prove who they are (docs/security.md, F1): the simulated
+    // tracker sends its device secret with every report, as the demo fleet's do.
+    const { secret } = await h.app.get(DeviceSettingsStore).write(vehicle.id, { secret: 'new' });
     const sent: SimulatedReport[] = [];
-    const sender = osmandHttpSender(h.deviceUrl, { connections: 1 });
+    const sender = osmandHttpSender(h.deviceUrl, { connections: 1, secretOf: () => secret });
     // Live, a report a second; with this seed the vehicle drives off with its doors unlocked.
     const simulator = new FleetSimulator({
       imeis: [imei],

@@ -5,6 +5,8 @@ import { CompaniesService } from '@fleet/auth-service';
 import { authFixtures, authModules } from '@fleet/auth-service-testing';
 import { CompanyDirectory } from '@fleet/platform';
 import { queryApiFixtures, queryApiModules } from '@fleet/query-api-service-testing';
+import { telemetryIngestFixtures, telemetryIngestModules } from '@fleet/telemetry-ingest-service-testing';
+import { createHash } from 'node:crypto';
 import { TestContext, TestDatabase, waitFor } from '@fleet/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { VehicleRegistry } from '@fleet/query-api-service';
@@ -27,10 +29,11 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
   let file: string;
 
   beforeEach(async () => {
-    // auth and query-api, the services the demo tenant lives in, on a fresh database per test.
+    // auth, query-api and telemetry-ingest (the trackers' settings), the services the demo tenant lives
+    // in, on a fresh database per test.
     context = await TestContext.start({
-      modules: (env) => [...authModules(env), ...queryApiModules(env)],
-      fixtures: [authFixtures, queryApiFixtures],
+      modules: (env) => [...authModules(env), ...queryApiModules(env), ...telemetryIngestModules(env)],
+      fixtures: [authFixtures, queryApiFixtures, telemetryIngestFixtures],
       env: { RATE_LIMIT_DEFAULT: 'second=100000' },
     });
     ({ app, database } = context);
@@ -99,6 +102,29 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
     });
   }
 
+  /**
+   * Commands go only to devices that prove who they are (docs/security.md, F1): each OsmAnd demo vehicle
+   * has a secret (its SHA-256 stored, the secret in the file for the simulator), each Teltonika and GT06
+   * one is pinned to this machine.
+   */
+  async function expectTrustedDevices(): Promise<void> {
+    const { vehicles } = await credentials();
+    const { rows } = await database.pool.query(
+      'SELECT vehicle_id, secret_hash, allowed_networks FROM ingest.device_settings ORDER BY vehicle_id',
+    );
+    const settings = new Map(rows.map((row) => [row.vehicle_id as number, row]));
+    for (const vehicle of vehicles) {
+      const row = settings.get(vehicle.id);
+      if (vehicle.tracker === 'osmand') {
+        expect(vehicle.deviceSecret).toMatch(/^[\w-]{32}$/);
+        expect(row?.secret_hash).toBe(createHash('sha256').update(vehicle.deviceSecret!).digest('hex'));
+      } else {
+        expect(vehicle.deviceSecret).toBeUndefined();
+        expect(row?.allowed_networks).toEqual(['127.0.0.0/8', '::1/128']);
+      }
+    }
+  }
+
   it('seeds once: a second run finds the tenant and keeps the file and its secrets', async () => {
     expect(await seed()).toEqual({ file, created: true });
     const first = await credentials();
@@ -106,6 +132,7 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
 
     await expectOneCompleteTenant();
     expect(await credentials()).toEqual(first);
+    await expectTrustedDevices();
     // Random, not a fixed string of the source.
     expect(first.users[0].password).toMatch(/^[\w-]{24}$/);
     await companiesProjected();
@@ -192,7 +219,15 @@ describe('the demo tenant seeding (real PostgreSQL)', () => {
     expect(renewed.companies.map((company) => company.id)).toEqual(
       lost.companies.map((company) => company.id),
     );
-    expect(renewed.vehicles).toEqual(lost.vehicles);
+    const withoutSecret = ({ deviceSecret: _secret, ...vehicle }: DemoCredentials['vehicles'][number]) =>
+      vehicle;
+    expect(renewed.vehicles.map(withoutSecret)).toEqual(lost.vehicles.map(withoutSecret));
+    // The OsmAnd trackers' secrets were in the lost file only: new ones, and the old ones no longer work.
+    for (const [index, vehicle] of renewed.vehicles.entries()) {
+      if (vehicle.tracker === 'osmand')
+        expect(vehicle.deviceSecret).not.toBe(lost.vehicles[index].deviceSecret);
+    }
+    await expectTrustedDevices();
     await companiesProjected();
     for (const [index, company] of renewed.companies.entries()) {
       expect(company.apiKey).not.toBe(lost.companies[index].apiKey);

@@ -17,3 +17,4 @@ export * from './stack-tenant';
 export * from './sse-client';
 export * from './chromium';
 export * from './distributed-services';
+export * from './device-trust';
