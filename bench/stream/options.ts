@@ -16,7 +16,11 @@ export const RESUME = numberFlag('resume', 100);
 export const WHOLE_COMPANY_SHARE = numberFlag('whole-company-share', 0.05);
 export const FOLLOWED = numberFlag('followed', 5);
 export const FEED_POSITIONS = numberFlag('feed-positions', 1_000_000);
-export const TARGET = { p99Ms: 250, rssMb: 300, feedPositionsPerSecond: 50_000 };
+/** Clients that connect when measuring starts and never read (issue 54); 0: none. */
+export const SLOW_READERS = numberFlag('slow-readers', 0);
+/** How long the flow goes on past the measured seconds, at most, for the server to reset every slow reader. */
+export const SLOW_READERS_WAIT_SECONDS = numberFlag('slow-readers-wait', 240);
+export const TARGET = { p99Ms: 250, rssMb: 300, feedPositionsPerSecond: 50_000, slowReadersRssGrowthMb: 300 };
 export const TICK_MS = 100;
 
 /** A token per client: each is its own API key, so the per-key stream limit is not what is measured. */

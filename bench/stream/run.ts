@@ -14,8 +14,12 @@
  *   - `feed`: `--feed-positions` (1,000,000) positions written in SQL for one company, then paged
  *     through with `GET /v2/api/feed/positions?limit=5000`: positions read per second, every one
  *     once.
+ *     With `--slow-readers N` (issue 54), N more clients connect when measuring starts and never read
+ *     (raw sockets, whole company each): query-api's RSS before them and at its peak after, how many
+ *     the server reset (STREAM_MAX_BUFFER_KB), and the other clients' p99 beside them.
  * Usage: npm run bench:stream [-- --mode stream,feed --clients 2000 --companies 20 --vehicles 100
- *   --rate 2000 --seconds 60 --resume 100 --whole-company-share 0.05 --followed 5 --feed-positions 1000000]
+ *   --rate 2000 --seconds 60 --resume 100 --whole-company-share 0.05 --followed 5 --feed-positions 1000000
+ *   --slow-readers 0]
  * Prints one JSON document on stdout, progress on stderr.
  */
 import 'reflect-metadata';
@@ -35,6 +39,7 @@ import {
   RESUME,
   SECONDS,
   seedRegistry,
+  SLOW_READERS,
   TARGET,
   tokenOf,
   VEHICLES,
@@ -76,6 +81,13 @@ function meetsTargets(stream: StreamFigures | undefined, feed: FeedFigures | und
           noViolations: stream.violations === 0,
           resumeLosesNothing: stream.resume.lost === 0 && stream.resume.duplicated === 0,
           nothingLost: stream.lost === 0 && stream.duplicated === 0,
+          ...(stream.slowReaders
+            ? {
+                slowReadersRssGrowth: stream.slowReaders.rssGrowthMb <= TARGET.slowReadersRssGrowthMb,
+                everySlowReaderReset: stream.slowReaders.resetByServer >= stream.slowReaders.clients,
+                noNormalClientReset: stream.slowReaders.normalClientsReset === 0,
+              }
+            : {}),
         }
       : {}),
     ...(feed
@@ -123,6 +135,7 @@ async function main(): Promise<void> {
         wholeCompanyShare: WHOLE_COMPANY_SHARE,
         followedVehicles: FOLLOWED,
         feedPositions: FEED_POSITIONS,
+        slowReaders: SLOW_READERS,
         geocoder: 'offline (the default)',
         atIssueSizes:
           CLIENTS === 2_000 &&

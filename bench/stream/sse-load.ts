@@ -35,7 +35,7 @@ export class StreamClient {
   connections = 0;
   status = 0;
   /**
-   * How the server ended the stream: its last event (`overflow`, `expired`, `suspended`), or `closed`
+   * How the server ended the stream: its last event (`overflow`, `reset`, `expired`, `suspended`), or `closed`
    * when the response ended or failed without one. A drop by the bench itself is not an end.
    */
   ended: string | undefined;
@@ -109,7 +109,8 @@ export class StreamClient {
     }
     if (data === undefined) return;
     if (event !== 'position') {
-      if (event === 'overflow' || event === 'expired' || event === 'suspended') this.ended = event;
+      if (event === 'overflow' || event === 'reset' || event === 'expired' || event === 'suspended')
+        this.ended = event;
       return;
     }
     this.events++;

@@ -3,7 +3,9 @@
  * positions/s are published on the positions topic, as telemetry-ingest publishes them; half-way,
  * RESUME clients drop and reconnect with their last event id. In steps: the clients connect, the
  * positions are published (warm-up, then measured), every client is waited for until it has every
- * position of its vehicles, and what they saw is summed up.
+ * position of its vehicles, and what they saw is summed up. With `--slow-readers N`, N more clients
+ * connect when measuring starts and never read (slow-readers.ts): query-api's RSS before and after
+ * them, and how the server ended them.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -18,6 +20,8 @@ import {
   RATE,
   RESUME,
   SECONDS,
+  SLOW_READERS,
+  SLOW_READERS_WAIT_SECONDS,
   TICK_MS,
   tokenOf,
   VEHICLES,
@@ -25,6 +29,7 @@ import {
   WARMUP_SECONDS,
   WHOLE_COMPANY_SHARE,
 } from './options';
+import { SlowReaders } from './slow-readers';
 import { ClientPlan, StreamClient } from './sse-load';
 
 const rssMb = (pid: number) => {
@@ -42,6 +47,8 @@ async function runtimeOf(api: ServiceProcess) {
     gcMinorSeconds: value(/^nodejs_gc_duration_seconds_sum\{[^}]*kind="minor"[^}]*\} ([\d.e+-]+)/m),
     eventLoopLagP99Seconds: value(/^nodejs_eventloop_lag_p99_seconds\{[^}]*\} ([\d.e+-]+)/m),
     eventLoopLagMaxSeconds: value(/^nodejs_eventloop_lag_max_seconds\{[^}]*\} ([\d.e+-]+)/m),
+    streamsReset: value(/^fleet_streams_ended_total\{[^}]*reason="reset"[^}]*\} ([\d.e+-]+)/m) || 0,
+    streamsOverflowed: value(/^fleet_streams_ended_total\{[^}]*reason="overflow"[^}]*\} ([\d.e+-]+)/m) || 0,
   };
 }
 type Runtime = Awaited<ReturnType<typeof runtimeOf>>;
@@ -179,7 +186,10 @@ async function publish(
   meter: CpuMeter,
   clients: StreamClient[],
   arrivals: Arrivals,
+  slow: SlowReaders,
+  rss: number[],
 ) {
+  let slowFrom: { rssMb: number; sample: number; opened: Promise<void> } | undefined;
   const nextPositions = positionSource();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   const warmupTicks = (WARMUP_SECONDS * 1000) / TICK_MS;
@@ -190,13 +200,28 @@ async function publish(
   let measuredFrom = started;
   let resumed = false;
   const sends: Promise<void>[] = [];
-  for (let tick = 0; tick < ticks; tick++) {
+  // With slow readers, the flow goes on past the measured seconds until the server reset every one of
+  // them (bounded): a reader that never reads first fills the kernel's socket buffers (not query-api's
+  // memory), and only then query-api's, at its company's rate.
+  const slowDeadline = ticks + (SLOW_READERS_WAIT_SECONDS * 1000) / TICK_MS;
+  for (let tick = 0; tick < ticks || (SLOW_READERS > 0 && tick < slowDeadline); tick++) {
+    if (tick >= ticks && tick % (2000 / TICK_MS) === 0) {
+      const reset = (await runtimeOf(api)).streamsReset - runtimeBefore!.streamsReset;
+      if (reset >= SLOW_READERS) break;
+      if (tick === ticks)
+        log(`stream: measured; publishing on until the ${SLOW_READERS} slow readers are reset`);
+    }
     if (tick === warmupTicks) {
       runtimeBefore = await runtimeOf(api);
       arrivals.measureFrom = Date.now();
       measuredFrom = performance.now();
       cpu = meter.start();
       log('stream: warm-up done; measuring');
+      if (SLOW_READERS > 0) {
+        // Not awaited: the flow goes on while they connect, as it would in production.
+        slowFrom = { rssMb: rssMb(api.pid), sample: rss.length, opened: slow.open() };
+        log(`stream: ${SLOW_READERS} slow readers connecting`);
+      }
     }
     const events = nextPositions(perTick);
     sends.push(
@@ -215,10 +240,40 @@ async function publish(
     await sleep(Math.max(0, due - performance.now()));
   }
   await Promise.all(sends);
+  await slowFrom?.opened;
   return {
     publishSeconds: (performance.now() - measuredFrom) / 1000,
     cpu: cpu!,
     runtimeBefore: runtimeBefore!,
+    slowFrom,
+  };
+}
+
+/**
+ * What the slow readers cost and how the server ended them: query-api's RSS just before they
+ * connected, its peak after, and at the end; resets counted by the server (its metric) and as the
+ * readers saw them when they finally read (a reset more than 30 s old may be gone: the server destroys
+ * the socket of a stream it ended once that grace has passed).
+ */
+async function slowReadersOf(
+  slow: SlowReaders,
+  from: { rssMb: number; sample: number } | undefined,
+  rss: number[],
+  runtime: { before: Runtime; after: Runtime },
+  clients: StreamClient[],
+) {
+  if (!from) return undefined;
+  const after = rss.slice(from.sample);
+  const peak = Math.max(...after);
+  const seen = await slow.readRest();
+  return {
+    clients: slow.count,
+    rssMb: { before: from.rssMb, peak, atEnd: after.at(-1) ?? from.rssMb },
+    rssGrowthMb: peak - from.rssMb,
+    resetByServer: runtime.after.streamsReset - runtime.before.streamsReset,
+    overflowedByServer: runtime.after.streamsOverflowed - runtime.before.streamsOverflowed,
+    normalClientsReset: clients.filter((client) => client.ended === 'reset').length,
+    asSeenByTheReaders: seen,
   };
 }
 
@@ -228,6 +283,7 @@ function summaryOf(
   arrivals: Arrivals,
   measured: { publishSeconds: number; rss: number[]; cpuPercent: Record<string, number> },
   runtime: { before: Runtime; after: Runtime },
+  slowReaders: Awaited<ReturnType<typeof slowReadersOf>>,
 ) {
   const resumed = [...arrivals.resumed];
   const seconds = measured.publishSeconds + WARMUP_SECONDS;
@@ -263,6 +319,7 @@ function summaryOf(
       eventLoopLagP99MsAtEnd: round(after.eventLoopLagP99Seconds * 1000, 1),
       eventLoopLagMaxMsAtEnd: round(after.eventLoopLagMaxSeconds * 1000, 1),
     },
+    slowReaders,
   };
 }
 
@@ -277,7 +334,21 @@ export async function streamPhase(
   log(`stream: ${CLIENTS} clients open; publishing ${RATE} positions/s for ${WARMUP_SECONDS} + ${SECONDS} s`);
   const rss: number[] = [];
   const rssTimer = setInterval(() => rss.push(rssMb(api.pid)), 1000);
-  const { publishSeconds, cpu, runtimeBefore } = await publish(api, publisher, meter, clients, arrivals);
+  const companyOf = (index: number) => (index % COMPANIES) + 1;
+  // Tokens of their own keys (after the normal clients'), so the per-key limit is not what refuses them.
+  const slow = new SlowReaders(
+    api.baseUrl,
+    Array.from({ length: SLOW_READERS }, (_, index) => tokenOf(secret, companyOf(index), CLIENTS + index)),
+  );
+  const { publishSeconds, cpu, runtimeBefore, slowFrom } = await publish(
+    api,
+    publisher,
+    meter,
+    clients,
+    arrivals,
+    slow,
+    rss,
+  );
   arrivals.matchEarly();
   log('stream: publishing done; waiting until every client has every position of its vehicles');
   const drainStart = performance.now();
@@ -286,12 +357,10 @@ export async function streamPhase(
   const cpuPercent = cpu();
   const runtimeAfter = await runtimeOf(api);
   clearInterval(rssTimer);
-  const summary = summaryOf(
-    clients,
-    arrivals,
-    { publishSeconds, rss, cpuPercent },
-    { before: runtimeBefore, after: runtimeAfter },
-  );
+  const runtime = { before: runtimeBefore, after: runtimeAfter };
+  const slowReaders = await slowReadersOf(slow, slowFrom, rss, runtime, clients);
+  const summary = summaryOf(clients, arrivals, { publishSeconds, rss, cpuPercent }, runtime, slowReaders);
   for (const client of clients) client.drop();
+  slow.close();
   return summary;
 }

@@ -33,6 +33,12 @@ export interface LiveSettings {
   heartbeatSeconds: number;
   /** Unsent bytes a connection may hold before it gets `event: overflow` and is closed. */
   bufferBytes: number;
+  /**
+   * STREAM_MAX_BUFFER_KB in bytes: what the server may hold unsent for one stream (its socket's and
+   * its own queue). A client already this far behind when more is to be written gets `event: reset`
+   * and is closed; history is read no faster than the client takes it, in pages of at most half this.
+   */
+  maxBufferBytes: number;
   /** How often the stream reads new rows without a notification (a missed one, or none sent). */
   pollMs: number;
 }
@@ -60,6 +66,9 @@ export function readQueryApiConfig(env: EnvReader): QueryApiConfig {
       heartbeatSeconds: env.int('STREAM_HEARTBEAT_SECONDS', 15, { min: 1, max: 300 }),
       bufferBytes: env.int('STREAM_BUFFER_BYTES', 1_048_576, { min: 16_384 }),
       pollMs: env.int('STREAM_POLL_MS', 1_000, { min: 50 }),
+      // Below 16 KiB a single event (a position with many readings) would not fit; above 64 MiB the cap
+      // no longer bounds anything a replica could hold for thousands of streams.
+      maxBufferBytes: env.int('STREAM_MAX_BUFFER_KB', 256, { min: 16, max: 65_536 }) * 1024,
     },
   };
 }

@@ -225,6 +225,19 @@ export class LiveQueries {
     return row ? BigInt(row.horizon) : 0n;
   }
 
+  /**
+   * The horizon noted at the earliest time at or after `at` (or the current one when none is that
+   * recent): every transaction below it had ended by then, so a reader standing below it would be
+   * given rows accepted before `at` (up to one clock interval later, never earlier).
+   */
+  async horizonSince(at: Date): Promise<bigint> {
+    const [row]: { horizon: string }[] = await this.dataSource.query(
+      'SELECT horizon::text AS horizon FROM query.live_clock WHERE at >= $1 ORDER BY at LIMIT 1',
+      [at],
+    );
+    return row ? BigInt(row.horizon) : this.horizon();
+  }
+
   /** Drops kept alerts, command changes and clock marks older than `before`, at most `batch` rows of each; the count dropped. */
   async sweep(before: Date, batch: number): Promise<number> {
     const alerts: unknown[] = await this.dataSource.query(

@@ -10,12 +10,16 @@ import { LiveRecords, ViewedLivePosition } from './live-records';
 import { LiveMarks, LiveSubscriber, LiveTail, marksFrom, PositionPage } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
-/** Rows read per statement while catching up. */
+/** Rows read per statement while catching up, at most (a page's bytes are bounded too: catchUpPage). */
 const CATCH_UP_PAGE = 500;
+/** What an event is taken to weigh before the stream has sent any (a V2 position is about 700 bytes). */
+const FIRST_EVENT_CHARS = 1_024;
 /** How often an open stream reads its token's visibility again and checks its company. */
 const REFRESH_MS = 2_000;
 /** How long a closed stream's unsent bytes may take to leave before the socket is destroyed. */
 const FLUSH_GRACE_MS = 30_000;
+/** The same for a client reset because it did not read: its buffer is full, so the wait is short. */
+const STALLED_GRACE_MS = 3_000;
 /** What the client is told to wait before reconnecting (the SSE `retry:` field). */
 export const RETRY_MS = 3_000;
 
@@ -39,7 +43,9 @@ const max = <T>(a: T, b: T, after: (x: T, y: T) => boolean): T => (after(b, a) ?
  * the client takes it, then joins the replica's LiveTail and gets each new page as it is read. Each
  * event's id is where the client stands in every kind; resuming from it continues after exactly that.
  * A client that does not keep up while live (more than STREAM_BUFFER_BYTES unsent) gets `overflow`
- * with its id and is closed: the server never holds more than that for it.
+ * with its id and is closed. Whatever the phase, a client already more than STREAM_MAX_BUFFER_KB behind
+ * when more is to be written gets `reset` (with its id too) and is closed: the server never holds more
+ * than that and one page for it. While catching up, the next page is read only once the socket drained.
  */
 export class StreamConnection implements LiveSubscriber {
   private readonly logger = new Logger('Stream');
@@ -53,7 +59,13 @@ export class StreamConnection implements LiveSubscriber {
   private readonly viewer: RecordViewer;
   /** Events of the page being handed out, written to the socket in one piece. */
   private pending = '';
+  private pendingEvents = 0;
+  /** What the events written while catching up weighed, to size the next page in bytes. */
+  private caughtUpChars = 0;
+  private caughtUpEvents = 0;
   private onClose?: () => void;
+  /** Ends a wait for the socket's drain when the stream closes first. */
+  private stopWaiting?: () => void;
 
   constructor(
     private readonly deps: StreamDependencies,
@@ -114,15 +126,37 @@ export class StreamConnection implements LiveSubscriber {
   }
 
   positions(page: PositionPage): void {
-    if (!this.live || this.closed) return;
-    const now = new Date();
-    // A stream that stands at or before the page's start takes every row it sees; one that joined
-    // further on skips what it already has.
-    const all = !positionAfter(this.marks.positions, page.from);
-    for (const row of this.candidates(page)) {
-      if (all || positionAfter(row.mark, this.marks.positions)) this.sendPosition(row, now);
+    if (!this.live || this.closed || this.fellBehind()) return;
+    this.livePage(() => {
+      const now = new Date();
+      // A stream that stands at or before the page's start takes every row it sees; one that joined
+      // further on skips what it already has.
+      const all = !positionAfter(this.marks.positions, page.from);
+      for (const row of this.candidates(page)) {
+        if (all || positionAfter(row.mark, this.marks.positions)) this.sendPosition(row, now);
+      }
+      this.marks.positions = max(this.marks.positions, page.through, positionAfter);
+    });
+  }
+
+  /**
+   * Builds a live page and writes it, unless the client has not taken what it was sent before and the
+   * page would take what the server holds for it past STREAM_MAX_BUFFER_KB: then the page is dropped, the
+   * client stands where it stood before it, and it gets `reset` (so the server never holds more than the
+   * cap, or one page when a page is larger, for a client that does not read).
+   */
+  private livePage(build: () => void): void {
+    const before = { ...this.marks };
+    build();
+    // A page larger than the cap still goes to a client that has taken everything before it.
+    const backlog = this.response.writableLength;
+    if (backlog > 0 && backlog + this.pending.length > this.deps.settings.maxBufferBytes) {
+      this.pending = '';
+      this.pendingEvents = 0;
+      this.marks = before;
+      this.resetBehind();
+      return;
     }
-    this.marks.positions = max(this.marks.positions, page.through, positionAfter);
     this.flush();
     this.checkBuffer();
   }
@@ -164,16 +198,18 @@ export class StreamConnection implements LiveSubscriber {
     through: RowMark,
     send: (row: R) => void,
   ): void {
-    if (!this.live || this.closed) return;
-    for (const row of rows) if (rowAfter(row.mark, this.marks[kind])) send(row);
-    this.marks[kind] = max(this.marks[kind], through, rowAfter);
-    this.flush();
-    this.checkBuffer();
+    if (!this.live || this.closed || this.fellBehind()) return;
+    this.livePage(() => {
+      for (const row of rows) if (rowAfter(row.mark, this.marks[kind])) send(row);
+      this.marks[kind] = max(this.marks[kind], through, rowAfter);
+    });
   }
 
   /**
    * Reads from the database until the client stands at or past the tail's marks, then joins the tail
-   * in the same turn of the event loop (so no page the tail hands out falls between the two).
+   * in the same turn of the event loop (so no page the tail hands out falls between the two). Each page
+   * is written before the next is read, once the socket took the one before: a client that does not
+   * read holds one page in the server, never the history.
    */
   private async catchUp(): Promise<void> {
     const { queries, tail } = this.deps;
@@ -192,52 +228,76 @@ export class StreamConnection implements LiveSubscriber {
       const view = this.view!;
       let full = false;
       if (view.types.has('positions')) {
+        const limit = this.catchUpPage();
         const rows = await this.deps.records.viewed(
-          await queries.positionsAfter(this.marks.positions, horizon, view.scope, CATCH_UP_PAGE),
+          await queries.positionsAfter(this.marks.positions, horizon, view.scope, limit),
         );
         if (this.closed) return;
         const now = new Date();
         for (const row of rows) this.sendPosition(row, now);
-        full = rows.length === CATCH_UP_PAGE;
+        full = rows.length === limit;
+        if (!(await this.written())) return;
       }
       if (!full) this.marks.positions = max(this.marks.positions, positionsFrom(horizon), positionAfter);
-      await this.catchUpKeyed(
+      const alerts = await this.catchUpKeyed(
         'alerts',
         horizon,
-        (after) => queries.alertsAfter(after, horizon, view.scope, CATCH_UP_PAGE),
+        (after, limit) => queries.alertsAfter(after, horizon, view.scope, limit),
         (row) => this.sendAlert(row),
       );
-      if (this.closed) return;
-      await this.catchUpKeyed(
+      if (!alerts) return;
+      const commands = await this.catchUpKeyed(
         'commands',
         horizon,
-        (after) => queries.commandsAfter(after, horizon, view.scope, CATCH_UP_PAGE),
+        (after, limit) => queries.commandsAfter(after, horizon, view.scope, limit),
         (row) => this.sendCommand(row),
       );
-      if (this.closed) return;
-      this.flush();
-      await this.drained();
+      if (!commands) return;
     }
   }
 
   /**
-   * One page of a keyed kind read from the database (when the stream asked for that kind); after a
-   * page that was not full, the client stands at the horizon in that kind.
+   * One page of a keyed kind read from the database (when the stream asked for that kind) and written;
+   * after a page that was not full, the client stands at the horizon in that kind. False once the
+   * stream closed.
    */
   private async catchUpKeyed<R extends { mark: RowMark }>(
     kind: 'alerts' | 'commands',
     horizon: bigint,
-    read: (after: RowMark) => Promise<R[]>,
+    read: (after: RowMark, limit: number) => Promise<R[]>,
     send: (row: R) => void,
-  ): Promise<void> {
+  ): Promise<boolean> {
     let full = false;
     if (this.view!.types.has(kind)) {
-      const rows = await read(this.marks[kind]);
-      if (this.closed) return;
+      const limit = this.catchUpPage();
+      const rows = await read(this.marks[kind], limit);
+      if (this.closed) return false;
       for (const row of rows) send(row);
-      full = rows.length === CATCH_UP_PAGE;
+      full = rows.length === limit;
+      if (!(await this.written())) return false;
     }
     if (!full) this.marks[kind] = max(this.marks[kind], rowsFrom(horizon), rowAfter);
+    return !this.closed;
+  }
+
+  /**
+   * Rows for the next page of history: as many as fit in half of STREAM_MAX_BUFFER_KB at what this
+   * stream's events weighed so far, so that a page written to a client that stopped reading stays
+   * inside the cap and a heartbeat never finds a reader that keeps up past it.
+   */
+  private catchUpPage(): number {
+    const perEvent = this.caughtUpEvents === 0 ? FIRST_EVENT_CHARS : this.caughtUpChars / this.caughtUpEvents;
+    const rows = Math.floor(this.deps.settings.maxBufferBytes / 2 / perEvent);
+    return Math.min(CATCH_UP_PAGE, Math.max(1, rows));
+  }
+
+  /** Writes a page of history and waits until the socket took it; false once the stream closed. */
+  private async written(): Promise<boolean> {
+    this.caughtUpChars += this.pending.length;
+    this.caughtUpEvents += this.pendingEvents;
+    this.flush();
+    await this.drained();
+    return !this.closed;
   }
 
   private sendPosition(row: ViewedLivePosition, now: Date): void {
@@ -272,32 +332,82 @@ export class StreamConnection implements LiveSubscriber {
   /** Queues an event of the page being handed out; `flush` writes the page. */
   private sendJson(event: string, json: string): void {
     this.pending += `id: ${this.id}\nevent: ${event}\ndata: ${json}\n\n`;
+    this.pendingEvents++;
     this.deps.metrics.streamEvents.inc({ type: event });
   }
 
   private flush(): void {
     if (this.pending === '' || this.closed) return;
-    this.response.write(this.pending);
+    this.write(this.pending);
     this.pending = '';
+    this.pendingEvents = 0;
+  }
+
+  /**
+   * Text the socket takes at once goes to it as is; text that must wait behind unflushed bytes is
+   * queued as bytes, outside the V8 heap: a queued string stays on the heap (256 MB as deployed), and
+   * a thousand clients that stopped reading would hold up to STREAM_MAX_BUFFER_KB of it each.
+   */
+  private write(text: string): void {
+    this.response.write(this.response.writableLength > 0 ? Buffer.from(text) : text);
   }
 
   private comment(text: string): void {
     // An id without data moves the client's last event id without an event (WHATWG SSE, dispatch).
-    this.response.write(`: ${text}\nid: ${this.id}\n\n`);
+    this.write(`: ${text}\nid: ${this.id}\n\n`);
   }
 
-  /** While catching up the server sets the pace: it waits for the client rather than overflowing. */
+  /**
+   * While catching up the server sets the pace: when the socket did not take the last page at once, it
+   * waits for the socket's drain (or the stream's end) before reading the next one.
+   */
   private async drained(): Promise<void> {
-    if (this.response.writableLength <= this.deps.settings.bufferBytes / 2 || this.closed) return;
+    if (this.closed || !this.response.writableNeedDrain) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.response.off('drain', done);
         this.response.off('close', done);
+        this.stopWaiting = undefined;
         resolve();
       };
+      this.stopWaiting = done;
       this.response.on('drain', done);
       this.response.on('close', done);
     });
+  }
+
+  /**
+   * What the server holds for this client and has not handed to the kernel yet: the response's (and
+   * its socket's) unflushed bytes and the page being built.
+   */
+  private get unsent(): number {
+    return this.response.writableLength + this.pending.length;
+  }
+
+  /**
+   * A client already more than STREAM_MAX_BUFFER_KB behind is not sent more: it gets `reset` with the
+   * id of where it stands and the stream ends. True when that happened.
+   */
+  private fellBehind(): boolean {
+    if (this.unsent <= this.deps.settings.maxBufferBytes) return false;
+    this.resetBehind();
+    return true;
+  }
+
+  /**
+   * `reset` for a client that does not read: behind a full buffer it may never arrive, so the socket is
+   * destroyed (its buffered bytes freed) after a short grace instead of FLUSH_GRACE_MS; the client
+   * resumes from the last id it received either way.
+   */
+  private resetBehind(): void {
+    this.end(
+      'reset',
+      {
+        reason: 'The client did not read fast enough (STREAM_MAX_BUFFER_KB); resume from lastEventId.',
+        lastEventId: this.id,
+      },
+      STALLED_GRACE_MS,
+    );
   }
 
   private checkBuffer(): void {
@@ -310,7 +420,7 @@ export class StreamConnection implements LiveSubscriber {
   }
 
   private heartbeat(): void {
-    if (!this.closed) this.comment('heartbeat');
+    if (!this.closed && !this.fellBehind()) this.comment('heartbeat');
   }
 
   private async refresh(): Promise<void> {
@@ -338,14 +448,14 @@ export class StreamConnection implements LiveSubscriber {
   }
 
   /** Sends a last event and ends the stream; what was written still leaves, within a grace period. */
-  private end(event: string, data: unknown): void {
+  private end(event: string, data: unknown, graceMs = FLUSH_GRACE_MS): void {
     if (this.closed) return;
     this.send(event, data);
     this.flush();
     this.deps.metrics.streamsEnded.inc({ reason: event });
     const socket = this.response.socket;
     this.response.end();
-    setTimeout(() => socket?.destroy(), FLUSH_GRACE_MS).unref();
+    setTimeout(() => socket?.destroy(), graceMs).unref();
     this.close();
   }
 
@@ -353,6 +463,7 @@ export class StreamConnection implements LiveSubscriber {
     if (this.closed) return;
     if (!this.response.writableEnded) this.deps.metrics.streamsEnded.inc({ reason: 'closed' });
     this.closed = true;
+    this.stopWaiting?.();
     clearTimeout(this.expiry);
     for (const task of this.tasks) void task.stop();
     this.deps.tail.unsubscribe(this);

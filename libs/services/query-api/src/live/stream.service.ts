@@ -14,6 +14,11 @@ import { StreamConnection, StreamStart } from './stream-connection';
 
 /** A lease outlives this many heartbeats without renewal (a crashed replica's streams stop counting then). */
 const LEASE_HEARTBEATS = 3;
+/**
+ * How far ahead of this replica's clock an id's time may be: replicas' clocks differ a little, and an
+ * id from further ahead was written by none of them.
+ */
+const ISSUED_AHEAD_MS = 5 * 60_000;
 
 /** What the route parsed from the request. */
 export interface StreamOpening {
@@ -84,6 +89,8 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
         `This token may read none of the stream's types (${(opening.types ?? LIVE_TYPES).join(', ')}).`,
       );
     }
+    // Before the lease: a failed read of the clock must not hold one of the key's streams.
+    const start = await this.startOf(opening.lastEventId);
     const id = randomUUID();
     const { maxStreamsPerKey } = this.config.live;
     if (!(await this.queries.openLease(id, principal.subject, maxStreamsPerKey, this.leaseSeconds))) {
@@ -94,7 +101,6 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
       );
     }
     const request: LiveRequest = { types, vehicleIds: opening.vehicleIds };
-    const start = this.startOf(opening.lastEventId);
     return (response) => {
       const connection = new StreamConnection(
         {
@@ -129,17 +135,28 @@ export class StreamService implements OnApplicationBootstrap, OnApplicationShutd
     return this.config.live.heartbeatSeconds * LEASE_HEARTBEATS;
   }
 
-  private startOf(lastEventId: string | null): StreamStart {
+  /**
+   * Where a stream with this last event id starts. Ids are not signed, so neither part is taken on the
+   * client's word: the time it carries must be within STREAM_RESUME_HOURS (and not ahead), and where it
+   * stands must be no further back than the platform stood at that limit (`live_clock`), so an id
+   * rebuilt with a recent time and an old place replays nothing older than the limit either.
+   */
+  private async startOf(lastEventId: string | null): Promise<StreamStart> {
     if (lastEventId === null || lastEventId === '') return { kind: 'live' };
     const mark = streamMarkOf(lastEventId);
-    if (!mark) return { kind: 'reset', reason: 'The last event id is not one this stream issued.' };
-    const age = Date.now() - mark.issuedAtMs;
-    if (age > this.config.live.resumeHours * 3_600_000) {
-      return {
-        kind: 'reset',
-        reason: `The last event id is older than ${this.config.live.resumeHours} h (STREAM_RESUME_HOURS).`,
-      };
+    const now = Date.now();
+    if (!mark || mark.issuedAtMs > now + ISSUED_AHEAD_MS) {
+      return { kind: 'reset', reason: 'The last event id is not one this stream issued.' };
     }
+    const { resumeHours } = this.config.live;
+    const limit = now - resumeHours * 3_600_000;
+    const tooOld: StreamStart = {
+      kind: 'reset',
+      reason: `The last event id is older than ${resumeHours} h (STREAM_RESUME_HOURS).`,
+    };
+    if (mark.issuedAtMs < limit) return tooOld;
+    const floor = await this.queries.horizonSince(new Date(limit));
+    if ([mark.positions.xid, mark.alerts.xid, mark.commands.xid].some((xid) => xid < floor)) return tooOld;
     return { kind: 'resume', positions: mark.positions, alerts: mark.alerts, commands: mark.commands };
   }
 
