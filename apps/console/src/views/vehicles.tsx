@@ -160,6 +160,7 @@ function VehiclePanel(props: {
   const state = vehicleState(vehicle);
   const zone = fleet.timeZone;
   const commands = fleet.commands.ofVehicle(vehicle.deviceId, 5);
+  const insecureCommands = useInsecureCommands(api, vehicle.deviceId);
 
   const send = async (kind: 'lock' | 'unlock' | 'ignitionOn' | 'ignitionOff' | 'locate') => {
     setError(null);
@@ -223,6 +224,12 @@ function VehiclePanel(props: {
         />
         Follow on the map
       </label>
+      {insecureCommands && (
+        <p class="warning" role="note" data-testid="insecure-commands">
+          Insecure commands: an operator opted this vehicle's tracker out of authentication, so its commands
+          go to any device that reports with its IMEI.
+        </p>
+      )}
       <div class="buttons" role="group" aria-label="Commands">
         <button type="button" onClick={() => void send('lock')}>
           Lock doors
@@ -307,4 +314,24 @@ function describeCommand(command: CommandRecord): string {
     default:
       return command.type;
   }
+}
+
+/**
+ * Whether an operator opted the vehicle's tracker out of authenticated commands (docs/security.md, F1):
+ * its device settings, readable by a key with `devices:manage` only; any other answer shows nothing.
+ */
+function useInsecureCommands(api: Api, vehicleId: number): boolean {
+  const [insecure, setInsecure] = useState(false);
+  useEffect(() => {
+    let current = true;
+    setInsecure(false);
+    api
+      .get<{ insecureCommands?: boolean }>(`/v2/api/vehicles/${vehicleId}/device-settings`)
+      .then((settings) => current && setInsecure(settings.insecureCommands === true))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [api, vehicleId]);
+  return insecure;
 }
