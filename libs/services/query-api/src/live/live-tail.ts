@@ -29,6 +29,22 @@ export interface PositionPage {
   byVehicle: ReadonlyMap<number, readonly ViewedLivePosition[]>;
   from: PositionMark;
   through: PositionMark;
+  /** When the page was read: the time its events' ids carry, the same for every stream. */
+  issuedAtMs: number;
+  /**
+   * The page as written for a group of streams that see the same (the same view, standing at the same
+   * marks): built by the first of them, written by the others as it is (StreamConnection).
+   */
+  written: Map<string, WrittenPage>;
+}
+
+/** A page's events as one group of streams gets them, and where they then stand. */
+export interface WrittenPage {
+  text: string;
+  /** The text's bytes, made once for the streams whose sockets are backed up (queued as bytes). */
+  bytes?: Buffer;
+  events: number;
+  marks: LiveMarks;
 }
 
 function pageOf(rows: ViewedLivePosition[], from: PositionMark, through: PositionMark): PositionPage {
@@ -38,7 +54,7 @@ function pageOf(rows: ViewedLivePosition[], from: PositionMark, through: Positio
     if (list) list.push(row);
     else byVehicle.set(row.mark.vehicleId, [row]);
   }
-  return { rows, byVehicle, from, through };
+  return { rows, byVehicle, from, through, issuedAtMs: Date.now(), written: new Map() };
 }
 
 /** A live reader of this replica's tail: an open stream that has caught up. */

@@ -151,6 +151,8 @@ function livePage(xid: bigint, count: number): PositionPage {
     byVehicle: new Map([[1, rows]]),
     from: { xid, vehicleId: 0, fixTimeUs: 0 },
     through: { xid: xid + 1n, vehicleId: 0, fixTimeUs: 0 },
+    issuedAtMs: Date.now(),
+    written: new Map(),
   };
 }
 
@@ -224,5 +226,43 @@ describe('StreamConnection: a bounded send buffer (STREAM_MAX_BUFFER_KB)', () =>
     );
     expect(stream.subscribed).toHaveLength(1);
     expect(stream.isClosed()).toBe(false);
+  });
+
+  it('writes one page text for streams of the same view at the same marks, and one copy of its bytes when they are backed up', async () => {
+    const [first, second] = [streamOn(marksFrom(1n)), streamOn(marksFrom(1n))];
+    await Promise.all([first.started, second.started]);
+    const page = livePage(10n, 3);
+    first.connection.positions(page);
+    second.connection.positions(page);
+    const lastOf = (stream: typeof first) => stream.response.chunks.at(-1);
+    expect(lastOf(second)).toBe(lastOf(first));
+    expect(page.written.size).toBe(1);
+    expect(second.response.events.filter((event) => event.event === 'position')).toHaveLength(3);
+
+    // Both stop reading: the next page's bytes are made once and queued on both sockets.
+    first.response.reading = false;
+    second.response.reading = false;
+    first.connection.positions(livePage(11n, 3));
+    second.connection.positions(livePage(11n, 3));
+    const next = livePage(12n, 3);
+    first.connection.positions(next);
+    second.connection.positions(next);
+    expect(Buffer.isBuffer(lastOf(first))).toBe(true);
+    expect(lastOf(second)).toBe(lastOf(first));
+
+    // A stream that stands elsewhere gets its own page.
+    const behind = streamOn(marksFrom(1n));
+    await behind.started;
+    behind.connection.positions(livePage(11n, 3));
+    const shared = livePage(13n, 2);
+    first.connection.positions(shared);
+    behind.connection.positions(shared);
+    expect(shared.written.size).toBe(2);
+    // Past that page both stand at its end: the next is shared again.
+    first.response.drain();
+    const later = livePage(14n, 2);
+    first.connection.positions(later);
+    behind.connection.positions(later);
+    expect(later.written.size).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import { LiveSettings } from '../query-api.config';
 import { rowAfter, RowMark, rowsFrom, positionAfter, positionsFrom, streamIdOf } from './live-cursor';
 import { LiveAlert, LiveCommand, LiveQueries } from './live.queries';
 import { LiveRecords, ViewedLivePosition } from './live-records';
-import { LiveMarks, LiveSubscriber, LiveTail, marksFrom, PositionPage } from './live-tail';
+import { LiveMarks, LiveSubscriber, LiveTail, marksFrom, PositionPage, WrittenPage } from './live-tail';
 import { LiveRequest, LiveView, LiveVisibility } from './live-visibility';
 
 /** Rows read per statement while catching up, at most (a page's bytes are bounded too: catchUpPage). */
@@ -66,6 +66,12 @@ export class StreamConnection implements LiveSubscriber {
   private onClose?: () => void;
   /** Ends a wait for the socket's drain when the stream closes first. */
   private stopWaiting?: () => void;
+  /** While a live page is built: the time its ids carry (the page's, so that streams can share it). */
+  private issuedAtMs?: number;
+  /** While a shared page is built: its events are counted as each stream of the group writes it. */
+  private building = false;
+  /** The view the sharing key was made for, and that key (what decides which events a page gives). */
+  private viewKey?: { view: LiveView; key: string };
 
   constructor(
     private readonly deps: StreamDependencies,
@@ -122,21 +128,76 @@ export class StreamConnection implements LiveSubscriber {
 
   /** The id of where the client stands now. */
   get id(): string {
-    return streamIdOf({ issuedAtMs: Date.now(), ...this.marks });
+    return streamIdOf({ issuedAtMs: this.issuedAtMs ?? Date.now(), ...this.marks });
   }
 
+  /**
+   * A live page of positions. Streams with the same view that stand at the same marks get the same
+   * text (the ids carry the page's time): the first builds it, the others write it as it is, so a
+   * thousand streams of one company cost one page's formatting and, when their sockets are backed up,
+   * one copy of its bytes, not a thousand.
+   */
   positions(page: PositionPage): void {
     if (!this.live || this.closed || this.fellBehind()) return;
-    this.livePage(() => {
-      const now = new Date();
-      // A stream that stands at or before the page's start takes every row it sees; one that joined
-      // further on skips what it already has.
-      const all = !positionAfter(this.marks.positions, page.from);
-      for (const row of this.candidates(page)) {
-        if (all || positionAfter(row.mark, this.marks.positions)) this.sendPosition(row, now);
-      }
-      this.marks.positions = max(this.marks.positions, page.through, positionAfter);
-    });
+    const key = this.sharingKey();
+    this.writeShared(page.written.get(key) ?? this.buildPage(page, key));
+  }
+
+  /** The page's events as this stream's group gets them, kept on the page for the rest of the group. */
+  private buildPage(page: PositionPage, key: string): WrittenPage {
+    const before = this.marks;
+    this.marks = { ...before };
+    this.issuedAtMs = page.issuedAtMs;
+    this.building = true;
+    const now = new Date();
+    // A stream that stands at or before the page's start takes every row it sees; one that joined
+    // further on skips what it already has.
+    const all = !positionAfter(this.marks.positions, page.from);
+    for (const row of this.candidates(page)) {
+      if (all || positionAfter(row.mark, this.marks.positions)) this.sendPosition(row, now);
+    }
+    this.marks.positions = max(this.marks.positions, page.through, positionAfter);
+    const written: WrittenPage = { text: this.pending, events: this.pendingEvents, marks: this.marks };
+    this.pending = '';
+    this.pendingEvents = 0;
+    this.marks = before;
+    this.issuedAtMs = undefined;
+    this.building = false;
+    page.written.set(key, written);
+    return written;
+  }
+
+  /** What decides a live page's text for this stream: its view and where it stands. */
+  private sharingKey(): string {
+    const view = this.view!;
+    if (this.viewKey?.view !== view) {
+      const vehicles = [...view.vehicles].sort((a, b) => a - b).join(',');
+      const viewer = `${this.viewer.timeZone}\u0000${this.viewer.dateFormat}`;
+      this.viewKey = { view, key: `${[...view.types].sort().join(',')}|${viewer}|${vehicles}` };
+    }
+    const { positions: p, alerts: a, commands: c } = this.marks;
+    return `${this.viewKey.key}|${p.xid}.${p.vehicleId}.${p.fixTimeUs}.${a.xid}.${a.key}.${c.xid}.${c.key}`;
+  }
+
+  /**
+   * Writes a page of this stream's group, unless the client has not taken what it was sent before and
+   * the page would take what the server holds for it past STREAM_MAX_BUFFER_KB: then it gets `reset`
+   * where it stands (so the server never holds more than the cap, or one page when a page is larger,
+   * for a client that does not read).
+   */
+  private writeShared(written: WrittenPage): void {
+    const backlog = this.response.writableLength;
+    if (backlog > 0 && backlog + written.text.length > this.deps.settings.maxBufferBytes) {
+      this.resetBehind();
+      return;
+    }
+    this.marks = { ...written.marks };
+    if (written.events > 0) this.deps.metrics.streamEvents.inc({ type: 'position' }, written.events);
+    if (written.text !== '') {
+      // Backed up: the same bytes for every stream of the group, queued outside the V8 heap.
+      this.response.write(backlog > 0 ? (written.bytes ??= Buffer.from(written.text)) : written.text);
+    }
+    this.checkBuffer();
   }
 
   /**
@@ -333,7 +394,7 @@ export class StreamConnection implements LiveSubscriber {
   private sendJson(event: string, json: string): void {
     this.pending += `id: ${this.id}\nevent: ${event}\ndata: ${json}\n\n`;
     this.pendingEvents++;
-    this.deps.metrics.streamEvents.inc({ type: event });
+    if (!this.building) this.deps.metrics.streamEvents.inc({ type: event });
   }
 
   private flush(): void {
