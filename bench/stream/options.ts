@@ -16,7 +16,7 @@ export const RESUME = numberFlag('resume', 100);
 export const WHOLE_COMPANY_SHARE = numberFlag('whole-company-share', 0.05);
 export const FOLLOWED = numberFlag('followed', 5);
 export const FEED_POSITIONS = numberFlag('feed-positions', 1_000_000);
-/** Clients that connect when measuring starts and never read (issue 54); 0: none. */
+/** Clients that connect when the warm-up starts and never read (issue 54); 0: none. */
 export const SLOW_READERS = numberFlag('slow-readers', 0);
 /** How long the flow goes on past the measured seconds, at most, for the server to reset every slow reader. */
 export const SLOW_READERS_WAIT_SECONDS = numberFlag('slow-readers-wait', 240);

@@ -14,7 +14,7 @@
  *   - `feed`: `--feed-positions` (1,000,000) positions written in SQL for one company, then paged
  *     through with `GET /v2/api/feed/positions?limit=5000`: positions read per second, every one
  *     once.
- *     With `--slow-readers N` (issue 54), N more clients connect when measuring starts and never read
+ *     With `--slow-readers N` (issue 54), N more clients connect when the warm-up starts and never read
  *     (raw sockets, whole company each): query-api's RSS before them and at its peak after, how many
  *     the server reset (STREAM_MAX_BUFFER_KB), and the other clients' p99 beside them.
  * Usage: npm run bench:stream [-- --mode stream,feed --clients 2000 --companies 20 --vehicles 100

@@ -4,7 +4,7 @@
  * RESUME clients drop and reconnect with their last event id. In steps: the clients connect, the
  * positions are published (warm-up, then measured), every client is waited for until it has every
  * position of its vehicles, and what they saw is summed up. With `--slow-readers N`, N more clients
- * connect when measuring starts and never read (slow-readers.ts): query-api's RSS before and after
+ * connect when the warm-up starts and never read (slow-readers.ts): query-api's RSS before and after
  * them, and how the server ended them.
  */
 import { randomUUID } from 'node:crypto';
@@ -189,7 +189,7 @@ async function publish(
   slow: SlowReaders,
   rss: number[],
 ) {
-  let slowFrom: { rssMb: number; sample: number; opened: Promise<void> } | undefined;
+  let slowFrom: { rssMb: number; sample: number; opened: Promise<void>; resetBefore: number } | undefined;
   const nextPositions = positionSource();
   const perTick = Math.round((RATE * TICK_MS) / 1000);
   const warmupTicks = (WARMUP_SECONDS * 1000) / TICK_MS;
@@ -205,8 +205,15 @@ async function publish(
   // memory), and only then query-api's, at its company's rate.
   const slowDeadline = ticks + (SLOW_READERS_WAIT_SECONDS * 1000) / TICK_MS;
   for (let tick = 0; tick < ticks || (SLOW_READERS > 0 && tick < slowDeadline); tick++) {
+    if (tick === 0 && SLOW_READERS > 0) {
+      // With the warm-up, as the other clients connect before it: their connections and tokens are not
+      // what is measured; their filling buffers, their resets and what they cost the others are.
+      const resetBefore = (await runtimeOf(api)).streamsReset;
+      slowFrom = { rssMb: rssMb(api.pid), sample: rss.length, opened: slow.open(), resetBefore };
+      log(`stream: ${SLOW_READERS} slow readers connecting`);
+    }
     if (tick >= ticks && tick % (2000 / TICK_MS) === 0) {
-      const reset = (await runtimeOf(api)).streamsReset - runtimeBefore!.streamsReset;
+      const reset = (await runtimeOf(api)).streamsReset - slowFrom!.resetBefore;
       if (reset >= SLOW_READERS) break;
       if (tick === ticks)
         log(`stream: measured; publishing on until the ${SLOW_READERS} slow readers are reset`);
@@ -217,11 +224,6 @@ async function publish(
       measuredFrom = performance.now();
       cpu = meter.start();
       log('stream: warm-up done; measuring');
-      if (SLOW_READERS > 0) {
-        // Not awaited: the flow goes on while they connect, as it would in production.
-        slowFrom = { rssMb: rssMb(api.pid), sample: rss.length, opened: slow.open() };
-        log(`stream: ${SLOW_READERS} slow readers connecting`);
-      }
     }
     const events = nextPositions(perTick);
     sends.push(
@@ -257,7 +259,7 @@ async function publish(
  */
 async function slowReadersOf(
   slow: SlowReaders,
-  from: { rssMb: number; sample: number } | undefined,
+  from: { rssMb: number; sample: number; resetBefore: number } | undefined,
   rss: number[],
   runtime: { before: Runtime; after: Runtime },
   clients: StreamClient[],
@@ -270,7 +272,7 @@ async function slowReadersOf(
     clients: slow.count,
     rssMb: { before: from.rssMb, peak, atEnd: after.at(-1) ?? from.rssMb },
     rssGrowthMb: peak - from.rssMb,
-    resetByServer: runtime.after.streamsReset - runtime.before.streamsReset,
+    resetByServer: runtime.after.streamsReset - from.resetBefore,
     overflowedByServer: runtime.after.streamsOverflowed - runtime.before.streamsOverflowed,
     normalClientsReset: clients.filter((client) => client.ended === 'reset').length,
     asSeenByTheReaders: seen,
