@@ -3,26 +3,14 @@ import { TeltonikaDevice } from '@fleet/simulator';
 import { TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
 import { AvlRecord } from '@fleet/trackers';
+import { avlRecord } from './avl-records';
 import { TelemetryContext } from './telemetry-context';
 
 const Results = collectEvents(Topics.commandResults);
 const UNKNOWN_ALLOWANCE = 3;
 
 /** A record `minutes` after `base`, `kmEast` km east of 52.52, 13.40. */
-function record(base: number, minutes: number, kmEast: number): AvlRecord {
-  return {
-    timestamp: new Date(base + minutes * 60_000),
-    priority: 0,
-    lat: 52.52,
-    lng: 13.4 + kmEast * 0.014_76,
-    altitude: 34,
-    angle: 90,
-    satellites: 9,
-    speed: 50,
-    eventIoId: 0,
-    io: new Map(),
-  };
-}
+const record = (base: number, minutes: number, kmEast: number) => avlRecord(base, minutes * 60, kmEast);
 
 /**
  * Issue 54 on a credential-less protocol (Teltonika over TCP, real sockets, real PostgreSQL): commands

@@ -13,26 +13,11 @@ import {
   TeltonikaPort,
 } from '@fleet/telemetry-ingest-service';
 import { TestVehicle, waitFor } from '@fleet/testing';
-import { AvlRecord, encodeTeltonikaTcpPacket, encodeTeltonikaUdp, Gt06Fix } from '@fleet/trackers';
+import { encodeTeltonikaTcpPacket, encodeTeltonikaUdp, Gt06Fix } from '@fleet/trackers';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { avlRecord } from './avl-records';
 import { TelemetryContext } from './telemetry-context';
-
-/** A record `seconds` after `base`, `kmEast` km east of 52.52, 13.40. */
-function record(base: number, seconds: number, kmEast = 0): AvlRecord {
-  return {
-    timestamp: new Date(base + seconds * 1000),
-    priority: 0,
-    lat: 52.52,
-    lng: 13.4 + kmEast * 0.014_76,
-    altitude: 34,
-    angle: 90,
-    satellites: 9,
-    speed: 50,
-    eventIoId: 0,
-    io: new Map(),
-  };
-}
 
 const UNKNOWN_IMEI = '356307042441013';
 const DAY_MS = 86_400_000;
@@ -89,14 +74,14 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
     const base = Date.now() - 120_000;
     const first = encodeTeltonikaTcpPacket({
       codec: 0x8e,
-      records: [record(base, 0), record(base, 10, 0.1)],
+      records: [avlRecord(base, 0), avlRecord(base, 10, 0.1)],
     });
-    const corrupted = encodeTeltonikaTcpPacket({ codec: 0x08, records: [record(base, 20, 0.2)] });
+    const corrupted = encodeTeltonikaTcpPacket({ codec: 0x08, records: [avlRecord(base, 20, 0.2)] });
     corrupted[corrupted.length - 1] ^= 0xff;
     // The second record implies 570 km in 10 s: acknowledged, and refused by the glitch rule.
     const third = encodeTeltonikaTcpPacket({
       codec: 0x08,
-      records: [record(base, 30, 0.3), record(base, 40, 570)],
+      records: [avlRecord(base, 30, 0.3), avlRecord(base, 40, 570)],
     });
     expect(await device.sendRaw(first)).toBe(2);
     device.write(corrupted);
@@ -117,9 +102,9 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
     );
     expect(frames.map((frame) => frame.decoded)).toEqual([
       `login ${vehicle.imei}`,
-      `AVL codec 0x8E, 2 record(s), first ${new Date(base).toISOString()} 52.520000,13.400000 50 km/h`,
+      `AVL codec 0x8E, 2 avlRecord(s), first ${new Date(base).toISOString()} 52.520000,13.400000 50 km/h`,
       'CRC mismatch',
-      `AVL codec 0x8, 2 record(s), first ${new Date(base + 30_000).toISOString()} 52.520000,13.404428 50 km/h`,
+      `AVL codec 0x8, 2 avlRecord(s), first ${new Date(base + 30_000).toISOString()} 52.520000,13.404428 50 km/h`,
     ]);
     for (const frame of frames) {
       expect(frame.peer).toMatch(/127\.0\.0\.1$/);
@@ -155,7 +140,7 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
         packetId: 1,
         avlPacketId: 1,
         imei: vehicle.imei,
-        data: { codec: 0x08, records: [record(base, 0)] },
+        data: { codec: 0x08, records: [avlRecord(base, 0)] },
       }),
       h.app.get(TeltonikaPort).udpPort!,
       '127.0.0.1',
@@ -211,8 +196,8 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
     const from = new Date();
     const { device } = await teltonika(vehicle);
     const base = Date.now() - 300_000;
-    expect(await device.send([record(base, 0), record(base, 10, 0.1)])).toBe(2);
-    expect(await device.send([record(base, 20, 0.2)])).toBe(1);
+    expect(await device.send([avlRecord(base, 0), avlRecord(base, 10, 0.1)])).toBe(2);
+    expect(await device.send([avlRecord(base, 20, 0.2)])).toBe(1);
     const to = new Date();
     // The range ends at a millisecond the next frame must not share.
     await waitFor(async () => Date.now() > to.getTime(), {
@@ -221,7 +206,7 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
     });
     // A later fix outside the range: the replica's newest fix of the vehicle, against which the replayed
     // ones are judged (the newest one itself would be refused as a duplicate of it).
-    expect(await device.send([record(base, 200, 1)])).toBe(1);
+    expect(await device.send([avlRecord(base, 200, 1)])).toBe(1);
     device.close();
     await h.storedPositions(vehicle.id, 4);
     await listed(vehicle.imei, from, to, 3);

@@ -3,26 +3,11 @@ import { Topics } from '@fleet/contracts';
 import { TeltonikaDevice } from '@fleet/simulator';
 import { DeviceSettingsStore, TeltonikaPort } from '@fleet/telemetry-ingest-service';
 import { collectEvents, TestVehicle, waitFor } from '@fleet/testing';
-import { AvlRecord, encodeTeltonikaTcpPacket, encodeTeltonikaUdp, IoValue } from '@fleet/trackers';
+import { encodeTeltonikaTcpPacket, encodeTeltonikaUdp } from '@fleet/trackers';
+import { avlRecord } from './avl-records';
 import { TelemetryContext } from './telemetry-context';
 
 const Results = collectEvents(Topics.commandResults);
-
-/** A record `seconds` after a base time near now, `kmEast` km east of 52.52, 13.40, with IO elements. */
-function record(base: number, seconds: number, kmEast = 0, io: [number, IoValue][] = []): AvlRecord {
-  return {
-    timestamp: new Date(base + seconds * 1000),
-    priority: 0,
-    lat: 52.52,
-    lng: 13.4 + kmEast * 0.014_76,
-    altitude: 34,
-    angle: 90,
-    satellites: 9,
-    speed: 50,
-    eventIoId: 0,
-    io: new Map(io),
-  };
-}
 
 /**
  * Teltonika over TCP and UDP against the real pipeline (tracker port → in-process log in PostgreSQL →
@@ -72,9 +57,9 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     expect(accepted).toBe(true);
     const base = Date.now() - 60_000;
     const ack = await device.send([
-      record(base, 0, 0, [[239, 0]]),
-      record(base, 10, 0.1, [[239, 1]]),
-      record(base, 20, 0.2, [
+      avlRecord(base, 0, 0, [[239, 0]]),
+      avlRecord(base, 10, 0.1, [[239, 1]]),
+      avlRecord(base, 20, 0.2, [
         [239, 1],
         [66, 12_650],
         [16, 123_456],
@@ -108,7 +93,7 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     const base = Date.now() - 60_000;
     const packet = encodeTeltonikaTcpPacket({
       codec: 0x08,
-      records: [record(base, 0), record(base, 5, 0.05)],
+      records: [avlRecord(base, 0), avlRecord(base, 5, 0.05)],
     });
     expect(await device.sendRaw(packet)).toBe(2);
     expect(await device.sendRaw(packet)).toBe(2);
@@ -126,12 +111,18 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     const base = Date.now() - 60_000;
     const corrupted = encodeTeltonikaTcpPacket({
       codec: 0x08,
-      records: [record(base, 0), record(base, 1), record(base, 2), record(base, 3), record(base, 4)],
+      records: [
+        avlRecord(base, 0),
+        avlRecord(base, 1),
+        avlRecord(base, 2),
+        avlRecord(base, 3),
+        avlRecord(base, 4),
+      ],
     });
     corrupted[corrupted.length - 1] ^= 0xff;
     device.write(corrupted);
     // Two records: an acknowledgement of 2 answers this packet, one of 5 would have answered the other.
-    expect(await device.send([record(base, 10), record(base, 11)])).toBe(2);
+    expect(await device.send([avlRecord(base, 10), avlRecord(base, 11)])).toBe(2);
     await h.transportIdle();
     expect(await storedFixTimes(vehicle.id)).toHaveLength(2);
     device.close();
@@ -141,10 +132,16 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     const vehicle = await h.newVehicle({ companyIds: [companyId] });
     const { device } = await connect(vehicle);
     const base = Date.now() - 120_000;
-    const glitch = { ...record(base, 20, 570) };
-    const zero = { ...record(base, 30), lat: 0, lng: 0 };
+    const glitch = { ...avlRecord(base, 20, 570) };
+    const zero = { ...avlRecord(base, 30), lat: 0, lng: 0 };
     expect(
-      await device.send([record(base, 0), record(base, 10, 0.1), glitch, zero, record(base, 40, 0.3)]),
+      await device.send([
+        avlRecord(base, 0),
+        avlRecord(base, 10, 0.1),
+        glitch,
+        zero,
+        avlRecord(base, 40, 0.3),
+      ]),
     ).toBe(5);
     await h.transportIdle();
     expect(await storedFixTimes(vehicle.id)).toEqual(
@@ -159,7 +156,7 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
     first.device.write(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
     await first.device.closed();
     const second = await connect(vehicle);
-    expect(await second.device.send([record(Date.now() - 10_000, 0)])).toBe(1);
+    expect(await second.device.send([avlRecord(Date.now() - 10_000, 0)])).toBe(1);
     second.device.close();
   });
 
@@ -171,7 +168,7 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
       text === 'setdigout ?1' ? 'DOUT1:IGNORED DOUT2:1' : undefined,
     );
     // …and to its session once it has reported a plausible fix.
-    expect(await device.send([record(Date.now() - 5_000, 0)])).toBe(1);
+    expect(await device.send([avlRecord(Date.now() - 5_000, 0)])).toBe(1);
     const lock = await h.requestCommand(vehicle.id, companyId, { type: 'doorLock', lock: true });
     const results = () => h.commandResults(Results.collector, lock.commandId);
     await waitFor(async () => (await results()).some((result) => result.status === 'acknowledged'), {
@@ -196,7 +193,7 @@ describe('the Teltonika port (real sockets, real PostgreSQL)', () => {
         packetId: 0xcafe,
         avlPacketId: 7,
         imei: vehicle.imei,
-        data: { codec: 0x08, records: [record(base, 0), record(base, 10, 0.1)] },
+        data: { codec: 0x08, records: [avlRecord(base, 0), avlRecord(base, 10, 0.1)] },
       }),
       udpPort,
       '127.0.0.1',

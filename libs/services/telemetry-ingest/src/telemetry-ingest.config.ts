@@ -108,7 +108,7 @@ export function readTelemetryIngestConfig(
     retentionDays: env.int('POSITIONS_RETENTION_DAYS', 365, { min: 1 }),
     unknownDevicesPerMinute: readUnknownDeviceAllowances(env),
     trackSettleSeconds: env.int('INGEST_TRACK_SETTLE_SECONDS', 1_800, { min: 0, max: 86_400 }),
-    trackCheckpointSeconds: env.int('INGEST_TRACK_CHECKPOINT_SECONDS', 5, { min: 1, max: 600 }),
+    trackCheckpointSeconds: env.int('INGEST_TRACK_CHECKPOINT_SECONDS', 30, { min: 1, max: 600 }),
     deviceCacheSeconds: env.int('INGEST_DEVICE_CACHE_SECONDS', 5, { min: 0, max: 3600 }),
     commandResendSeconds: env.int('COMMAND_RESEND_SECONDS', 30, { min: 1, max: 86_400 }),
     rawFrames: {
