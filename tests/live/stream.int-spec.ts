@@ -44,7 +44,9 @@ describe('live stream', () => {
   beforeAll(async () => {
     h = await AlertsContext.open(
       undefined,
-      { STREAM_BUFFER_BYTES: '65536' },
+      // The overflow test below ends a client that stopped reading with `overflow` (STREAM_BUFFER_BYTES);
+      // the send buffer cap (`reset`, tests/live/stream-bounds.int-spec.ts) is set far above it here.
+      { STREAM_BUFFER_BYTES: '65536', STREAM_MAX_BUFFER_KB: '16384' },
       { modules: commandGatewayModules, fixtures: [commandGatewayFixtures] },
     );
     url = (await h.app.getUrl()).replace('[::1]', '127.0.0.1');

@@ -102,9 +102,9 @@ describe('the raw frame archive (real sockets, real PostgreSQL)', () => {
     );
     expect(frames.map((frame) => frame.decoded)).toEqual([
       `login ${vehicle.imei}`,
-      `AVL codec 0x8E, 2 avlRecord(s), first ${new Date(base).toISOString()} 52.520000,13.400000 50 km/h`,
+      `AVL codec 0x8E, 2 record(s), first ${new Date(base).toISOString()} 52.520000,13.400000 50 km/h`,
       'CRC mismatch',
-      `AVL codec 0x8, 2 avlRecord(s), first ${new Date(base + 30_000).toISOString()} 52.520000,13.404428 50 km/h`,
+      `AVL codec 0x8, 2 record(s), first ${new Date(base + 30_000).toISOString()} 52.520000,13.404428 50 km/h`,
     ]);
     for (const frame of frames) {
       expect(frame.peer).toMatch(/127\.0\.0\.1$/);

@@ -9,6 +9,8 @@ export interface Session {
   expiresAt: number;
   companyId: number;
   timeZone: string;
+  /** The token's explicit actions (its `Actions` claim), when its key has a list of them. */
+  actions?: string[];
 }
 
 /** An answer other than 2xx, with the interface's error body when there is one. */
@@ -52,6 +54,7 @@ async function requestToken(credentials: Credentials): Promise<Session> {
     expiresAt: Date.now() + answer.expires_in * 1000,
     companyId: Number(claims.CompanyId),
     timeZone: String(claims.TimeZone ?? 'UTC'),
+    ...(Array.isArray(claims.Actions) ? { actions: claims.Actions.map(String) } : {}),
   };
 }
 

@@ -318,13 +318,16 @@ function describeCommand(command: CommandRecord): string {
 
 /**
  * Whether an operator opted the vehicle's tracker out of authenticated commands (docs/security.md, F1):
- * its device settings, readable by a key with `devices:manage` only; any other answer shows nothing.
+ * its device settings, which only a token granted `devices:manage` may read (asked for only then, so
+ * that no other session meets a 403); any other answer shows nothing.
  */
 function useInsecureCommands(api: Api, vehicleId: number): boolean {
   const [insecure, setInsecure] = useState(false);
+  const mayRead = api.session?.actions?.includes('devices:manage') === true;
   useEffect(() => {
     let current = true;
     setInsecure(false);
+    if (!mayRead) return undefined;
     api
       .get<{ insecureCommands?: boolean }>(`/v2/api/vehicles/${vehicleId}/device-settings`)
       .then((settings) => current && setInsecure(settings.insecureCommands === true))
@@ -332,6 +335,6 @@ function useInsecureCommands(api: Api, vehicleId: number): boolean {
     return () => {
       current = false;
     };
-  }, [api, vehicleId]);
+  }, [api, vehicleId, mayRead]);
   return insecure;
 }

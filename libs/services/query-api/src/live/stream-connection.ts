@@ -197,7 +197,7 @@ export class StreamConnection implements LiveSubscriber {
       // Backed up: the same bytes for every stream of the group, queued outside the V8 heap.
       this.response.write(backlog > 0 ? (written.bytes ??= Buffer.from(written.text)) : written.text);
     }
-    this.checkBuffer();
+    this.checkBuffer(backlog);
   }
 
   /**
@@ -219,7 +219,7 @@ export class StreamConnection implements LiveSubscriber {
       return;
     }
     this.flush();
-    this.checkBuffer();
+    this.checkBuffer(backlog);
   }
 
   /**
@@ -471,8 +471,13 @@ export class StreamConnection implements LiveSubscriber {
     );
   }
 
-  private checkBuffer(): void {
-    if (this.response.writableLength > this.deps.settings.bufferBytes) {
+  /**
+   * `overflow` for a client that did not keep up: it had not taken what it was sent before this page
+   * (`backlog`), and now more than STREAM_BUFFER_BYTES waits. A page larger than that, written to a
+   * client that had taken everything, waits for the socket like any write and ends nothing.
+   */
+  private checkBuffer(backlog: number): void {
+    if (backlog > 0 && this.response.writableLength > this.deps.settings.bufferBytes) {
       this.end('overflow', {
         lastEventId: this.id,
         message: 'The client did not read fast enough; resume from lastEventId.',
