@@ -10,7 +10,7 @@ import { DeviceDirectory } from '../device-sessions/device-directory';
 import { AdmissionRefusal, admissionRefusal } from '../device-settings/device-admission';
 import { DeviceSettingsCache } from '../device-settings/device-settings.cache';
 import { PositionIntakeService, RejectedReport } from '../positions/position-intake.service';
-import { PositionMetrics, rejectionReasonOf } from '../positions/position-metrics';
+import { PositionMetrics, rejectionReasonOf, RejectionReason } from '../positions/position-metrics';
 import { failureOutcome, intakeOutcome } from '../raw-frames/frame-outcome';
 import { osmandFrame } from '../raw-frames/osmand-frames';
 import { RawFrameArchive } from '../raw-frames/raw-frame-archive';
@@ -145,11 +145,10 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
           });
       const device = (await this.directory.resolve([report.deviceId])).get(report.deviceId);
       if (device === undefined) {
-        this.positions.rejected('osmand', 'unknown_device');
         archived.outcome = failureOutcome(
           new RejectedReport('unknown-device', 0, 'deviceId', `unknown device "${report.deviceId}"`),
         );
-        this.answerAsUnknown(reply, json, report.deviceId, source);
+        this.answerAsUnknown(reply, { json, deviceId: report.deviceId, source, reason: 'unknown_device' });
         return;
       }
       // Before the intake: a report its vehicle's settings refuse is not stored, takes no command and
@@ -159,8 +158,8 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
       const refusal = admissionRefusal(settings, source, secret);
       if (refusal !== undefined) {
         archived.outcome = `refused: ${refusal}`;
-        this.positions.rejected('osmand', REFUSAL_METRICS[refusal]);
-        this.answerAsUnknown(reply, json, report.deviceId, source);
+        const reason = REFUSAL_METRICS[refusal];
+        this.answerAsUnknown(reply, { json, deviceId: report.deviceId, source, reason });
         return;
       }
       // Admitted by its secret or its pinned network: the report proves it comes from the vehicle's device.
@@ -179,8 +178,8 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
         // that the IMEI exists (F3): answered as an unknown device; the reason stays in the metrics.
         if (authenticated || !(error instanceof RejectedReport)) throw error;
         archived.outcome = failureOutcome(error);
-        this.positions.rejected('osmand', rejectionReasonOf(error));
-        this.answerAsUnknown(reply, json, report.deviceId, source);
+        const reason = rejectionReasonOf(error);
+        this.answerAsUnknown(reply, { json, deviceId: report.deviceId, source, reason });
         return;
       }
       published = true;
@@ -242,9 +241,14 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
   /**
    * The answer to an unknown device, and alike to a known device's report refused to a caller that
    * proved nothing (F3): 400 `unknown device` (404 on the JSON variant), or 429 once the address named
-   * too many this minute. Each counts against the address.
+   * too many this minute. Each counts against the address, and in the metrics as `reason` (or
+   * `throttled`).
    */
-  private answerAsUnknown(reply: FastifyReply, json: boolean, deviceId: string, source: string | undefined): void {
+  private answerAsUnknown(
+    reply: FastifyReply,
+    refused: { json: boolean; deviceId: string; source: string | undefined; reason: RejectionReason },
+  ): void {
+    const { json, deviceId, source, reason } = refused;
     if (this.throttle.blocked('osmand', source)) {
       this.positions.rejected('osmand', 'throttled');
       void reply
@@ -254,6 +258,7 @@ export class DeviceListener implements OnApplicationBootstrap, OnApplicationShut
         .send('too many unknown devices from this address, retry later');
       return;
     }
+    this.positions.rejected('osmand', reason);
     this.throttle.failed('osmand', source);
     void reply
       .code(json ? 404 : 400)
