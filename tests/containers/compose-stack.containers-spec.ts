@@ -321,24 +321,44 @@ describe('the compose stack in containers', () => {
       { timeoutMs: 30_000, intervalMs: 1_000, description: 'telemetry-ingest to know the vehicle' },
     );
     expect(optedOut).toMatchObject({ insecureCommands: true, warning: expect.stringContaining('insecure') });
-    const { device, accepted } = await TeltonikaDevice.connect({
-      host: '127.0.0.1',
-      port: TELTONIKA_PORT,
-      imei: vehicle.imei,
-      // An FMB wired with DOUT2 on the door lock answers its setdigout command so (docs/trackers.md).
-      onCommand: () => 'DOUT1:IGNORED DOUT2:1',
-    });
-    expect(accepted).toBe(true);
+    const sent = await waitFor(
+      async () => {
+        const response = await api('PUT', `/v2/api/vehicles/${vehicle.id}/door-lock?isLock=true`);
+        return response.status === 200 ? response : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 1_000, description: 'the door lock to be accepted' },
+    );
+    const commandId = sent.body.id as string;
+    // A change made with the CLI reaches telemetry-ingest within INGEST_DEVICE_CACHE_SECONDS plus one
+    // refresh, and a session reads it at its login: the device reconnects until a session of it takes
+    // the command (a session that logged in before sees the command held, and nothing on its wire).
+    const device = await waitFor(
+      async () => {
+        const { device: connected, accepted } = await TeltonikaDevice.connect({
+          host: '127.0.0.1',
+          port: TELTONIKA_PORT,
+          imei: vehicle.imei,
+          // An FMB wired with DOUT2 on the door lock answers its setdigout command so (docs/trackers.md).
+          onCommand: () => 'DOUT1:IGNORED DOUT2:1',
+        });
+        expect(accepted).toBe(true);
+        expect(await connected.send([avlRecord(nextTime(), 0.0001)])).toBe(1);
+        const taken = await waitFor(() => connected.commands.length > 0, {
+          timeoutMs: 3_000,
+          intervalMs: 100,
+          description: 'the command on this connection',
+        }).catch(() => false);
+        if (taken) return connected;
+        connected.close();
+        return undefined;
+      },
+      {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+        description: 'a session of the opted-out device to take the command',
+      },
+    );
     try {
-      expect(await device.send([avlRecord(nextTime(), 0.0001)])).toBe(1);
-      const sent = await waitFor(
-        async () => {
-          const response = await api('PUT', `/v2/api/vehicles/${vehicle.id}/door-lock?isLock=true`);
-          return response.status === 200 ? response : undefined;
-        },
-        { timeoutMs: 30_000, intervalMs: 1_000, description: 'the door lock to be accepted' },
-      );
-      const commandId = sent.body.id as string;
       const status = await waitFor(
         async () => {
           const { body } = await api('GET', `/v2/api/commands/${commandId}`);
