@@ -461,6 +461,7 @@ export class StreamConnection implements LiveSubscriber {
    * resumes from the last id it received either way.
    */
   private resetBehind(): void {
+    this.freezeId();
     this.end(
       'reset',
       {
@@ -478,11 +479,20 @@ export class StreamConnection implements LiveSubscriber {
    */
   private checkBuffer(backlog: number): void {
     if (backlog > 0 && this.response.writableLength > this.deps.settings.bufferBytes) {
+      this.freezeId();
       this.end('overflow', {
         lastEventId: this.id,
         message: 'The client did not read fast enough; resume from lastEventId.',
       });
     }
+  }
+
+  /**
+   * The last event of a stream carries its id twice (the `id:` line and `lastEventId`): one time for
+   * both, though the clock may tick between them. The stream ends right after, so it stays frozen.
+   */
+  private freezeId(): void {
+    this.issuedAtMs ??= Date.now();
   }
 
   private heartbeat(): void {
