@@ -180,7 +180,9 @@ export class PositionIntakeService {
     const reanchored = events.map(() => false);
     const refused: IntakeOutcome['refused'] = {};
     // A vehicle new to this replica (a restart, a device moved here) is judged against its checkpointed track.
-    if (this.tracks && events.length > 0) await this.tracks.restore(events.map((event) => event.vehicleId));
+    // Only then: the position path does not wait a turn for vehicles the filter already holds.
+    const unknown = events.filter((event) => !this.filter.knows(event.vehicleId));
+    if (this.tracks && unknown.length > 0) await this.tracks.restore(unknown.map((event) => event.vehicleId));
     for (const index of order) {
       const event = events[index];
       const verdict = this.filter.judge({
